@@ -1,0 +1,73 @@
+//===- ASTHelpers.h - small queries on Clang ASTs shared by the analyses --===//
+#ifndef CRO_ANALYSIS_ASTHELPERS_H
+#define CRO_ANALYSIS_ASTHELPERS_H
+
+#include "cro/Analysis/KernelModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseSet.h"
+#include <optional>
+#include <string>
+
+namespace cro {
+
+/// Formats locations and source text for one translation unit. Locations in
+/// the main file are printed with the name the user gave for it.
+class SourceText {
+public:
+  SourceText(clang::ASTContext &Ctx, std::string MainFileDisplayName)
+      : Ctx(Ctx), MainName(std::move(MainFileDisplayName)) {}
+
+  /// "file:line:col" of the expansion location.
+  std::string location(clang::SourceLocation Loc) const;
+  /// The source text of R as the user spelled it (macro invocations, not
+  /// their expansions).
+  std::string text(clang::SourceRange R) const;
+  std::string text(const clang::Stmt *S) const {
+    return S ? text(S->getSourceRange()) : "";
+  }
+  SourceSpan span(clang::SourceRange R) const;
+  /// True when Loc (after macro expansion) is in the main file.
+  bool inMainFile(clang::SourceLocation Loc) const;
+  /// The macro whose whole expansion is E (e.g. BLOCK for `BLOCK` expanding
+  /// to 256), or "" when E is not exactly one macro invocation.
+  std::string wholeMacroName(const clang::Expr *E) const;
+  /// The name of the outermost macro whose expansion produced Loc, or "".
+  std::string expansionMacroName(clang::SourceLocation Loc) const;
+
+  clang::ASTContext &context() const { return Ctx; }
+
+private:
+  clang::ASTContext &Ctx;
+  std::string MainName;
+};
+
+/// Strips parentheses, implicit casts and value-preserving explicit casts
+/// (C casts, static_cast, functional casts to an integer type).
+const clang::Expr *stripCasts(const clang::Expr *E);
+
+/// The integer value of E when it is a constant expression (never evaluates
+/// dependent expressions).
+std::optional<int64_t> evaluateInt(const clang::Expr *E,
+                                   const clang::ASTContext &Ctx);
+
+/// "threadIdx.x" for the CUDA builtin member reads, else nullopt.
+std::optional<std::string> cudaBuiltinName(const clang::Expr *E);
+
+/// Text with all whitespace removed and redundant outer parentheses gone;
+/// used to compare spellings ("( BLOCK )" == "BLOCK").
+std::string normalizeSpelling(llvm::StringRef Text);
+
+/// Variables of Body that are assigned, incremented, have their address
+/// taken or bind to a non-const reference after their declaration.
+llvm::DenseSet<const clang::VarDecl *> modifiedVariables(const clang::Stmt *Body);
+
+/// The function FD was instantiated from, or FD itself.
+const clang::FunctionDecl *templatePattern(const clang::FunctionDecl *FD);
+
+/// Fully qualified name of FD without template arguments ("ns::kern").
+std::string qualifiedName(const clang::NamedDecl *D);
+
+} // namespace cro
+
+#endif

@@ -1,0 +1,187 @@
+//===- KernelModel.h - what the tool knows about a file's kernels ---------===//
+//
+// The kernel model is the analysis result every transform reads: kernels,
+// their launch sites and how the launch configuration is computed, the
+// compile-time constants coupled to the block size, loops, and memory
+// accesses with their index expressions. It is plain data (no AST pointers)
+// so that it can be printed, compared and cached; locations are
+// "file:line:col" plus byte offsets into the main file for rewriting.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_ANALYSIS_KERNELMODEL_H
+#define CRO_ANALYSIS_KERNELMODEL_H
+
+#include "cro/Analysis/AffineExpr.h"
+#include "llvm/Support/JSON.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cro {
+
+struct SourceSpan {
+  std::string Begin;        ///< "file:line:col"
+  std::string End;          ///< "file:line:col" of the last token
+  unsigned BeginOffset = 0; ///< byte offsets in the main file
+  unsigned EndOffset = 0;   ///< one past the last character
+};
+
+struct ParamInfo {
+  std::string Name;
+  std::string Type; ///< as declared, e.g. "const float *__restrict__"
+  bool IsPointer = false;
+  bool IsConst = false;    ///< the parameter itself (top level)
+  bool IsRestrict = false; ///< pointer declared __restrict__
+  std::string PointeeType; ///< for pointers, e.g. "const float"
+  bool PointeeConst = false;
+  /// For pointers: how the kernel uses the memory it points to:
+  /// "none", "read", "write", "readwrite", or "unknown" (the pointer escapes
+  /// into a call or a variable the analysis does not follow).
+  std::string Access;
+  bool Atomic = false;          ///< updated through atomic*()
+  std::string EscapeReason;     ///< why Access is "unknown"
+};
+
+struct TemplateParamInfo {
+  std::string Name;
+  std::string Kind; ///< "type", "non-type", "template"
+  std::string Type; ///< for non-type parameters
+  std::string Default;
+};
+
+/// How one launch-configuration value (a grid/block dimension, the dynamic
+/// shared memory size) is computed.
+struct ValueOrigin {
+  std::string Text; ///< as spelled at the launch
+  /// "literal", "macro", "constant" (const/constexpr variable),
+  /// "template-param", "constant-expr", "runtime", or "default" (omitted).
+  std::string Kind;
+  std::string Symbol;           ///< macro, variable or template parameter
+  std::optional<int64_t> Value; ///< when known at compile time
+  std::vector<std::string> Via; ///< local variables followed to the origin
+  std::vector<int64_t> InstantiatedValues; ///< per template instantiation
+
+  /// Set when this (grid) value is derived from an extent and a block value.
+  struct Derivation {
+    std::string Form;      ///< "ceil-div", "ceil-float", "floor-div"
+    std::string Extent;    ///< the domain size, e.g. "n"
+    std::string BlockTerm; ///< the divisor as spelled, e.g. "BLOCK", "block.x"
+    std::string BlockDim;  ///< "x"/"y"/"z" of the launch's block it matches, "" if none
+  };
+  std::optional<Derivation> Derived;
+};
+
+struct LaunchDim3 {
+  std::string Text;     ///< the whole argument as spelled
+  std::string Form;     ///< "scalar" or "dim3"
+  std::string Variable; ///< the dim3 variable it was read from, if any
+  std::vector<ValueOrigin> Dims; ///< x, y, z (only x for a scalar)
+};
+
+struct LaunchSite {
+  std::string Location;
+  SourceSpan Span;
+  std::string Kernel; ///< qualified name of the launched kernel
+  std::string KernelLocation; ///< where that kernel is defined
+  std::string Syntax; ///< "triple-chevron", "cudaLaunchKernel", "cudaLaunchCooperativeKernel"
+  std::string Caller; ///< qualified name of the enclosing function
+  std::vector<std::string> TemplateArgs; ///< explicit kernel template args as spelled
+  LaunchDim3 Grid;
+  LaunchDim3 Block;
+  ValueOrigin SharedMem;
+  std::string Stream; ///< as spelled; "" when omitted
+  unsigned LoopDepth = 0;  ///< number of enclosing loops in the caller
+  bool InTemplate = false; ///< the caller is a template
+};
+
+struct LoopInfo {
+  std::string Id;   ///< "<kernel>.L<n>" in source order
+  std::string Kind; ///< "for", "while", "do", "range-for"
+  std::string Location;
+  std::string Parent; ///< enclosing loop's Id, "" at top level
+  unsigned Depth = 0; ///< 0 for outermost
+  std::string InductionVar;
+  std::string Init, Bound, Step; ///< as spelled ("" when not recognised)
+  std::string Compare;           ///< "<", "<=", ">", ">=", "!="
+  /// "constant", "block-stride" (uses blockDim), "grid-stride"
+  /// (blockDim*gridDim), "geometric" (*=, /=, <<=, >>=), "runtime", "".
+  std::string StepKind;
+  std::optional<int64_t> TripCount; ///< when init, bound and step are constant
+  bool HasUnrollPragma = false;
+  bool ContainsSync = false; ///< __syncthreads() inside
+};
+
+struct IndexInfo {
+  std::string Text;
+  bool Affine = false;
+  std::string NonAffineReason; ///< "index not affine: <expr>"
+  AffineExpr Form;
+};
+
+struct AccessInfo {
+  std::string Location;
+  std::string Base;        ///< parameter or variable accessed
+  std::string Space;       ///< "global", "shared", "constant", "local"
+  std::string Mode;        ///< "read", "write", "readwrite", "atomic"
+  std::string ElementType;
+  std::vector<IndexInfo> Indices; ///< one per subscript, outermost first
+  std::string Loop;        ///< innermost enclosing loop Id, "" if none
+};
+
+struct SharedArrayInfo {
+  std::string Name;
+  std::string Location;
+  std::string ElementType;
+  std::vector<std::string> Extents; ///< as spelled, one per dimension
+  std::vector<std::optional<int64_t>> ExtentValues;
+  bool Dynamic = false; ///< `extern __shared__ T s[];`
+};
+
+/// A use, in a kernel's body, of a compile-time value that also sets the
+/// block size at a launch (or, for hard-coded literals, equals it).
+struct BlockCoupling {
+  std::string Symbol; ///< macro/constant/template parameter, or the literal
+  std::string Kind;   ///< "macro", "constant", "template-param", "literal"
+  std::string Location;
+  /// "shared-array-extent", "loop-bound", "loop-step", "index", "other".
+  std::string Context;
+  std::optional<int64_t> Value;
+};
+
+struct KernelInfo {
+  std::string Name; ///< qualified, e.g. "ns::saxpy"
+  std::string Location;
+  SourceSpan Span;
+  std::vector<std::string> Sides; ///< "host", "device": parses that saw it
+  std::vector<ParamInfo> Params;
+  std::vector<TemplateParamInfo> TemplateParams;
+  std::vector<LaunchSite> Launches;
+  std::vector<LoopInfo> Loops;
+  std::vector<AccessInfo> Accesses;
+  std::vector<SharedArrayInfo> SharedArrays;
+  std::vector<std::string> BlockDimUses; ///< "x","y","z" read from blockDim
+  bool UsesSyncthreads = false;
+  bool UsesWarpIntrinsics = false; ///< __shfl*, __ballot*, __any/__all_sync...
+  bool UsesAtomics = false;
+  std::vector<BlockCoupling> Couplings;     ///< symbols shared with launches
+  std::vector<BlockCoupling> HardcodedSize; ///< literals equal to the block size
+};
+
+struct Knob {
+  std::string Id, Kernel, Transform;
+  std::vector<llvm::json::Value> Values; ///< the legal domain
+  llvm::json::Value Default = nullptr;   ///< what the source does today
+};
+
+struct KernelModel {
+  std::string File;
+  std::string GpuArch;
+  std::string CudaRoot, CudaVersion;
+  std::vector<KernelInfo> Kernels;
+  std::vector<Knob> Knobs; ///< filled by the transforms
+};
+
+} // namespace cro
+
+#endif

@@ -1,0 +1,53 @@
+//===- Frontend.h - parse a user's .cu file with Clang, host and device ---===//
+//
+// A CUDA file is two programs: the host side (x86-64, sees the launches) and
+// the device side (NVPTX, sees `#ifdef __CUDA_ARCH__` code in kernels). The
+// frontend parses both, with the real CUDA headers and Clang's embedded
+// resource headers, and keeps both ASTs alive for analyses and rewrites.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_FRONTEND_FRONTEND_H
+#define CRO_FRONTEND_FRONTEND_H
+
+#include "cro/Frontend/CudaToolkit.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cro {
+
+struct FrontendOptions {
+  std::string InputFile;
+  std::string BuildPath;              ///< -p: directory of compile_commands.json
+  std::vector<std::string> ExtraArgs; ///< compiler arguments after `--`
+  std::string CudaPath;               ///< --cuda-path
+  std::string GpuArch;                ///< --cuda-gpu-arch ("" = choose)
+};
+
+struct ParsedFile {
+  std::string MainFile; ///< absolute path of the input
+  CudaToolkit Cuda;
+  std::string GpuArch;       ///< e.g. sm_90
+  std::string GpuArchSource; ///< why: "--cuda-gpu-arch", "build flags", "local GPU", "default"
+  std::vector<std::string> ClangArgs; ///< the arguments both parses used
+  std::unique_ptr<clang::ASTUnit> Host;
+  std::unique_ptr<clang::ASTUnit> Device;
+};
+
+/// Checks that Path names a readable regular file (ExitCode::InputUnreadable).
+llvm::Error checkInputReadable(llvm::StringRef Path);
+
+/// Parses the input twice (--cuda-host-only and --cuda-device-only), in
+/// parallel. Errors found by Clang are printed to Diags (file:line:col, each
+/// once even if both sides report it) and turned into ExitCode::ParseError.
+/// Warnings are not printed: the user's code is not ours to lint, and Clang's
+/// "CUDA version is newer than the latest supported" is expected with CUDA 13.
+llvm::Expected<std::unique_ptr<ParsedFile>>
+parseCudaFile(const FrontendOptions &Opts, llvm::raw_ostream &Diags);
+
+} // namespace cro
+
+#endif

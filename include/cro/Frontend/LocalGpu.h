@@ -1,0 +1,30 @@
+//===- LocalGpu.h - the GPU of this machine, if it has one ----------------===//
+#ifndef CRO_FRONTEND_LOCALGPU_H
+#define CRO_FRONTEND_LOCALGPU_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace cro {
+
+struct LocalGpu {
+  std::string Name;   ///< e.g. "NVIDIA H200"
+  std::string Arch;   ///< e.g. "sm_90"
+  std::string Driver; ///< driver version, e.g. "580.95.05"
+};
+
+/// Asks nvidia-smi (if installed) for the first GPU. Returns nullopt on a
+/// machine without a GPU or driver; never fails loudly.
+std::optional<LocalGpu> probeLocalGpu();
+
+/// Parses one line of `nvidia-smi --query-gpu=name,compute_cap,driver_version
+/// --format=csv,noheader`, e.g. "NVIDIA H200, 9.0, 580.95.05".
+std::optional<LocalGpu> parseNvidiaSmiLine(llvm::StringRef Line);
+
+/// The architecture used when none is given and no GPU is present.
+inline constexpr const char *DefaultGpuArch = "sm_90";
+
+} // namespace cro
+
+#endif

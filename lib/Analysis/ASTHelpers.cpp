@@ -1,0 +1,236 @@
+#include "cro/Analysis/ASTHelpers.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+std::string SourceText::location(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation E = SM.getExpansionLoc(Loc);
+  PresumedLoc P = SM.getPresumedLoc(E, /*UseLineDirectives=*/false);
+  if (P.isInvalid())
+    return "<unknown>";
+  std::string File = SM.isInMainFile(E) ? MainName : P.getFilename();
+  return File + ":" + std::to_string(P.getLine()) + ":" +
+         std::to_string(P.getColumn());
+}
+
+std::string SourceText::text(SourceRange R) const {
+  if (R.isInvalid())
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange CR = SM.getExpansionRange(R);
+  bool Invalid = false;
+  StringRef T = Lexer::getSourceText(CR, SM, Ctx.getLangOpts(), &Invalid);
+  return Invalid ? "" : T.str();
+}
+
+SourceSpan SourceText::span(SourceRange R) const {
+  SourceSpan S;
+  if (R.isInvalid())
+    return S;
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange CR = SM.getExpansionRange(R);
+  SourceLocation End = Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM,
+                                                  Ctx.getLangOpts());
+  if (!CR.isTokenRange())
+    End = CR.getEnd();
+  S.Begin = location(CR.getBegin());
+  S.End = location(CR.getEnd());
+  S.BeginOffset = SM.getFileOffset(CR.getBegin());
+  S.EndOffset = End.isValid() ? SM.getFileOffset(End) : S.BeginOffset;
+  return S;
+}
+
+bool SourceText::inMainFile(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+}
+
+std::string SourceText::expansionMacroName(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Loc.isMacroID())
+    return "";
+  // Walk out to the outermost expansion; its spelling starts with the name.
+  SourceLocation Exp = SM.getExpansionLoc(Loc);
+  StringRef Buf = SM.getCharacterData(Exp);
+  size_t Len = 0;
+  while (Len < Buf.size() && (isAlnum(Buf[Len]) || Buf[Len] == '_'))
+    ++Len;
+  return Buf.take_front(Len).str();
+}
+
+std::string SourceText::wholeMacroName(const Expr *E) const {
+  if (!E)
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  SourceLocation B = E->getBeginLoc(), En = E->getEndLoc();
+  if (!B.isMacroID() || !En.isMacroID())
+    return "";
+  // The expression must be all of one expansion: the 256 inside
+  // `#define GRID ((n + 255) / 256)` is not the macro GRID.
+  SourceLocation ExpB, ExpE;
+  if (!Lexer::isAtStartOfMacroExpansion(B, SM, LO, &ExpB) ||
+      !Lexer::isAtEndOfMacroExpansion(En, SM, LO, &ExpE))
+    return "";
+  if (SM.getExpansionRange(B).getBegin() != SM.getExpansionRange(En).getBegin())
+    return "";
+  return expansionMacroName(B);
+}
+
+const Expr *stripCasts(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<CStyleCastExpr>(Next))
+      Next = CE->getSubExpr();
+    else if (const auto *SC = dyn_cast<CXXStaticCastExpr>(Next))
+      Next = SC->getSubExpr();
+    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = FC->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MT->getSubExpr();
+    else if (const auto *ST = dyn_cast<SubstNonTypeTemplateParmExpr>(Next))
+      Next = ST->getReplacement();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+std::optional<int64_t> evaluateInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent() ||
+      E->isInstantiationDependent() || E->containsErrors())
+    return std::nullopt;
+  if (!E->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isRealFloatingType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    if (!E->EvaluateAsInt(R, Ctx) || R.HasSideEffects)
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> cudaBuiltinName(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  const auto *POE = dyn_cast_or_null<PseudoObjectExpr>(E);
+  if (!POE)
+    return std::nullopt;
+  const auto *Prop = dyn_cast<MSPropertyRefExpr>(
+      POE->getSyntacticForm()->IgnoreParens());
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Base);
+  if (!DRE)
+    return std::nullopt;
+  StringRef Var = DRE->getDecl()->getName();
+  if (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" &&
+      Var != "gridDim")
+    return std::nullopt;
+  return (Var + "." + Prop->getPropertyDecl()->getName()).str();
+}
+
+std::string normalizeSpelling(StringRef Text) {
+  std::string S;
+  for (char C : Text)
+    if (!isSpace(C))
+      S.push_back(C);
+  // Remove outer parentheses only when they enclose everything.
+  while (S.size() >= 2 && S.front() == '(' && S.back() == ')') {
+    int Depth = 0;
+    bool Encloses = true;
+    for (size_t I = 0; I < S.size(); ++I) {
+      Depth += S[I] == '(' ? 1 : S[I] == ')' ? -1 : 0;
+      if (Depth == 0 && I + 1 < S.size()) {
+        Encloses = false;
+        break;
+      }
+    }
+    if (!Encloses)
+      break;
+    S = S.substr(1, S.size() - 2);
+  }
+  return S;
+}
+
+namespace {
+class ModifiedVarFinder : public RecursiveASTVisitor<ModifiedVarFinder> {
+public:
+  DenseSet<const VarDecl *> Vars;
+
+  void noteTarget(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    // `v.x = ...` modifies v.
+    while (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Vars.insert(VD);
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      noteTarget(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      noteTarget(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() || OC->getOperator() == OO_PlusPlus ||
+        OC->getOperator() == OO_MinusMinus)
+      if (OC->getNumArgs() > 0)
+        noteTarget(OC->getArg(0));
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    // `int &r = x;` lets x change through r.
+    if (VD->getType()->isReferenceType() &&
+        !VD->getType().getNonReferenceType().isConstQualified() &&
+        VD->getInit())
+      noteTarget(VD->getInit());
+    return true;
+  }
+};
+} // namespace
+
+DenseSet<const VarDecl *> modifiedVariables(const Stmt *Body) {
+  ModifiedVarFinder F;
+  if (Body)
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Vars;
+}
+
+const FunctionDecl *templatePattern(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
+    return Primary->getTemplatedDecl();
+  if (const FunctionDecl *From = FD->getTemplateInstantiationPattern())
+    return From;
+  return FD;
+}
+
+std::string qualifiedName(const NamedDecl *D) {
+  std::string S;
+  raw_string_ostream OS(S);
+  PrintingPolicy PP(D->getASTContext().getLangOpts());
+  PP.SuppressTemplateArgsInCXXConstructors = true;
+  D->printQualifiedName(OS, PP);
+  return S;
+}
+
+} // namespace cro

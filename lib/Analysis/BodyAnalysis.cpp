@@ -1,0 +1,643 @@
+//===- BodyAnalysis.cpp - loops, memory accesses and couplings ------------===//
+#include "cro/Analysis/BodyAnalysis.h"
+#include "cro/Analysis/AffineBuilder.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <set>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+bool isWarpIntrinsic(StringRef Name) {
+  return Name.starts_with("__shfl") || Name.starts_with("__ballot") ||
+         Name == "__any_sync" || Name == "__all_sync" || Name == "__uni_sync" ||
+         Name == "__activemask" || Name.starts_with("__match_") ||
+         Name.starts_with("__reduce_") || Name == "__syncwarp" ||
+         Name == "__any" || Name == "__all";
+}
+
+bool isBlockBarrier(StringRef Name) {
+  return Name == "__syncthreads" || Name == "__syncthreads_count" ||
+         Name == "__syncthreads_and" || Name == "__syncthreads_or" ||
+         Name == "__barrier_sync";
+}
+
+std::string calleeName(const CallExpr *C) {
+  if (const FunctionDecl *FD = C->getDirectCallee())
+    return FD->getNameAsString();
+  if (const auto *ULE =
+          dyn_cast<UnresolvedLookupExpr>(C->getCallee()->IgnoreImplicit()))
+    return ULE->getName().getAsString();
+  return "";
+}
+
+const char *compareSpelling(BinaryOperatorKind Op, bool Flip) {
+  switch (Op) {
+  case BO_LT:
+    return Flip ? ">" : "<";
+  case BO_LE:
+    return Flip ? ">=" : "<=";
+  case BO_GT:
+    return Flip ? "<" : ">";
+  case BO_GE:
+    return Flip ? "<=" : ">=";
+  case BO_NE:
+    return "!=";
+  default:
+    return "";
+  }
+}
+
+const VarDecl *refVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+class BodyAnalyzer : public RecursiveASTVisitor<BodyAnalyzer> {
+  using Base = RecursiveASTVisitor<BodyAnalyzer>;
+
+public:
+  BodyAnalyzer(const FunctionDecl *Kernel, const SourceText &Text,
+               KernelInfo &Info)
+      : Text(Text), Info(Info), Affine(Text, Kernel) {}
+
+  void run(const Stmt *Body) { TraverseStmt(const_cast<Stmt *>(Body)); finish(); }
+
+  // --- loops ---------------------------------------------------------------
+  bool TraverseAttributedStmt(AttributedStmt *S, DataRecursionQueue * = nullptr) {
+    for (const Attr *A : S->getAttrs())
+      if (isa<LoopHintAttr>(A))
+        UnrollHinted.insert(S->getSubStmt());
+    return Base::TraverseAttributedStmt(S);
+  }
+  bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
+    LoopInfo &L = openLoop(S, "for");
+    describeFor(S, L);
+    bool R = Base::TraverseForStmt(S);
+    closeLoop();
+    return R;
+  }
+  bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
+    openLoop(S, "while");
+    bool R = Base::TraverseWhileStmt(S);
+    closeLoop();
+    return R;
+  }
+  bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
+    openLoop(S, "do");
+    bool R = Base::TraverseDoStmt(S);
+    closeLoop();
+    return R;
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S,
+                               DataRecursionQueue * = nullptr) {
+    LoopInfo &L = openLoop(S, "range-for");
+    if (const VarDecl *V = S->getLoopVariable())
+      L.InductionVar = V->getNameAsString();
+    bool R = Base::TraverseCXXForRangeStmt(S);
+    closeLoop();
+    return R;
+  }
+
+  // --- calls: barriers, warp intrinsics, atomics, escaping pointers -------
+  bool VisitCallExpr(CallExpr *C) {
+    std::string Name = calleeName(C);
+    if (isBlockBarrier(Name)) {
+      Info.UsesSyncthreads = true;
+      for (size_t I : OpenLoops)
+        Info.Loops[I].ContainsSync = true;
+    }
+    if (isWarpIntrinsic(Name))
+      Info.UsesWarpIntrinsics = true;
+    bool Atomic = StringRef(Name).starts_with("atomic");
+    if (Atomic) {
+      Info.UsesAtomics = true;
+      if (C->getNumArgs() > 0) {
+        const Expr *Target = stripCasts(C->getArg(0));
+        if (const auto *UO = dyn_cast<UnaryOperator>(Target);
+            UO && UO->getOpcode() == UO_AddrOf)
+          ModeOf[stripCasts(UO->getSubExpr())] = "atomic";
+        else
+          recordPointerAccess(C->getArg(0), C, "atomic"); // atomicAdd(p + i, v)
+      }
+      return true;
+    }
+    if (Name.empty() || isBlockBarrier(Name) || isWarpIntrinsic(Name))
+      return true;
+    for (const Expr *Arg : C->arguments())
+      if (const ParmVarDecl *P = pointerParamOf(Arg))
+        escape(P, "passed to '" + Name + "'");
+    return true;
+  }
+
+  // --- accesses ------------------------------------------------------------
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp()) {
+      const Expr *LHS = accessOperand(BO->getLHS());
+      ModeOf[LHS] = BO->isCompoundAssignmentOp() ? "readwrite" : "write";
+      if (const ParmVarDecl *P = pointerParamOf(BO->getRHS()))
+        if (BO->getType()->isPointerType())
+          escape(P, "assigned to '" + Text.text(BO->getLHS()) + "'");
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      ModeOf[accessOperand(UO->getSubExpr())] = "readwrite";
+    if (UO->getOpcode() == UO_Deref) {
+      recordPointerAccess(UO->getSubExpr(), UO, modeOf(UO));
+    }
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    if (Inner.count(E))
+      return true;
+    std::vector<const Expr *> Indices;
+    const Expr *BaseE = E;
+    while (const auto *AS = dyn_cast<ArraySubscriptExpr>(BaseE)) {
+      Indices.insert(Indices.begin(), AS->getIdx());
+      if (AS != E)
+        Inner.insert(AS);
+      BaseE = AS->getBase()->IgnoreParenImpCasts();
+    }
+    recordAccess(E, BaseE, Indices, modeOf(E));
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasAttr<CUDASharedAttr>())
+      describeShared(VD);
+    // A local pointer into a parameter: `float *row = A + i * n;`
+    if (VD->hasLocalStorage() && VD->getType()->isPointerType() &&
+        VD->getInit()) {
+      if (const ParmVarDecl *P = pointerParamOf(VD->getInit())) {
+        if (Affine.isModified(VD))
+          escape(P, "copied into '" + VD->getNameAsString() +
+                        "', which is modified");
+        else
+          Aliases[VD] = VD->getInit();
+      }
+    }
+    return true;
+  }
+  bool VisitPseudoObjectExpr(PseudoObjectExpr *E) {
+    if (std::optional<std::string> B = cudaBuiltinName(E))
+      if (StringRef(*B).starts_with("blockDim."))
+        BlockDims.insert(B->substr(9));
+    return true;
+  }
+
+private:
+  LoopInfo &openLoop(const Stmt *S, StringRef Kind) {
+    LoopInfo L;
+    L.Id = "L" + std::to_string(Info.Loops.size());
+    L.Kind = Kind.str();
+    L.Location = Text.location(S->getBeginLoc());
+    L.Depth = OpenLoops.size();
+    if (!OpenLoops.empty())
+      L.Parent = Info.Loops[OpenLoops.back()].Id;
+    L.HasUnrollPragma = UnrollHinted.count(S);
+    Info.Loops.push_back(std::move(L));
+    OpenLoops.push_back(Info.Loops.size() - 1);
+    return Info.Loops.back();
+  }
+  void closeLoop() { OpenLoops.pop_back(); }
+
+  void describeFor(const ForStmt *S, LoopInfo &L) {
+    const ASTContext &Ctx = Text.context();
+    const VarDecl *Var = nullptr;
+    const Expr *InitE = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(S->getInit())) {
+      if (DS->isSingleDecl())
+        if ((Var = dyn_cast<VarDecl>(DS->getSingleDecl())))
+          InitE = Var->getInit();
+    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S->getInit())) {
+      if (BO->getOpcode() == BO_Assign && (Var = refVar(BO->getLHS())))
+        InitE = BO->getRHS();
+    }
+    // Without an init, the variable compared in the condition.
+    const auto *Cond =
+        dyn_cast_or_null<BinaryOperator>(S->getCond() ? S->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Var && Cond)
+      Var = refVar(Cond->getLHS());
+    if (!Var)
+      return;
+    L.InductionVar = Var->getNameAsString();
+    Affine.addLoopVariable(Var);
+    if (InitE)
+      L.Init = Text.text(InitE);
+    const Expr *BoundE = nullptr;
+    if (Cond && Cond->isComparisonOp()) {
+      if (refVar(Cond->getLHS()) == Var) {
+        BoundE = Cond->getRHS();
+        L.Compare = compareSpelling(Cond->getOpcode(), false);
+      } else if (refVar(Cond->getRHS()) == Var) {
+        BoundE = Cond->getLHS();
+        L.Compare = compareSpelling(Cond->getOpcode(), true);
+      }
+      if (BoundE)
+        L.Bound = Text.text(BoundE);
+    }
+    const Expr *StepE = nullptr;
+    int64_t StepSign = 1;
+    std::optional<int64_t> StepValue;
+    if (const Expr *Inc = S->getInc()) {
+      Inc = Inc->IgnoreParenImpCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+        if (UO->isIncrementDecrementOp() && refVar(UO->getSubExpr()) == Var) {
+          StepValue = UO->isIncrementOp() ? 1 : -1;
+          L.Step = UO->isIncrementOp() ? "1" : "-1";
+          L.StepKind = "constant";
+        }
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+        if (refVar(BO->getLHS()) == Var) {
+          switch (BO->getOpcode()) {
+          case BO_AddAssign:
+          case BO_SubAssign:
+            StepE = BO->getRHS();
+            StepSign = BO->getOpcode() == BO_SubAssign ? -1 : 1;
+            break;
+          case BO_MulAssign:
+          case BO_DivAssign:
+          case BO_ShlAssign:
+          case BO_ShrAssign:
+            L.Step = Text.text(BO);
+            L.StepKind = "geometric";
+            break;
+          case BO_Assign:
+            if (const auto *Sum =
+                    dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+                Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
+                refVar(Sum->getLHS()) == Var) {
+              StepE = Sum->getRHS();
+              StepSign = Sum->getOpcode() == BO_Sub ? -1 : 1;
+            } else {
+              L.Step = Text.text(BO->getRHS());
+              L.StepKind = "runtime";
+            }
+            break;
+          default:
+            break;
+          }
+        }
+      }
+    }
+    if (StepE) {
+      L.Step = (StepSign < 0 ? "-" : "") + Text.text(StepE);
+      if (std::optional<int64_t> V = evaluateInt(StepE, Ctx)) {
+        StepValue = StepSign * *V;
+        L.StepKind = "constant";
+      } else {
+        std::string T = Text.text(StepE);
+        bool Block = T.find("blockDim") != std::string::npos;
+        bool Grid = T.find("gridDim") != std::string::npos;
+        L.StepKind = Block && Grid ? "grid-stride" : Block ? "block-stride" : "runtime";
+      }
+    }
+    // Constant trip count.
+    std::optional<int64_t> InitV = evaluateInt(InitE, Ctx);
+    std::optional<int64_t> BoundV = evaluateInt(BoundE, Ctx);
+    if (InitV && BoundV && StepValue && *StepValue != 0 && !L.Compare.empty()) {
+      int64_t Lo = *InitV, Hi = *BoundV, St = *StepValue;
+      int64_t Count = -1;
+      if ((L.Compare == "<" || L.Compare == "!=") && St > 0)
+        Count = Hi > Lo ? (Hi - Lo + St - 1) / St : 0;
+      else if (L.Compare == "<=" && St > 0)
+        Count = Hi >= Lo ? (Hi - Lo) / St + 1 : 0;
+      else if ((L.Compare == ">" || L.Compare == "!=") && St < 0)
+        Count = Lo > Hi ? (Lo - Hi + -St - 1) / -St : 0;
+      else if (L.Compare == ">=" && St < 0)
+        Count = Lo >= Hi ? (Lo - Hi) / -St + 1 : 0;
+      if (Count >= 0)
+        L.TripCount = Count;
+    }
+  }
+
+  /// The expression whose mode an assignment or increment sets: the
+  /// subscript or dereference under member accesses (`p[i].x = ...`).
+  static const Expr *accessOperand(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase()->IgnoreParenImpCasts();
+    return E;
+  }
+  std::string modeOf(const Expr *E) {
+    auto It = ModeOf.find(E);
+    return It == ModeOf.end() ? "read" : It->second;
+  }
+
+  /// The pointer parameter E points into: `p`, `p + i`, `&p[i]`, or a local
+  /// alias of one of those.
+  const ParmVarDecl *pointerParamOf(const Expr *E, const Expr **Offset = nullptr) {
+    if (!E)
+      return nullptr;
+    E = stripCasts(E);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParenImpCasts())) {
+        if (Offset)
+          *Offset = AS->getIdx();
+        return pointerParamOf(AS->getBase());
+      }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Add && BO->getType()->isPointerType()) {
+      bool LPtr = BO->getLHS()->getType()->isPointerType();
+      if (Offset)
+        *Offset = LPtr ? BO->getRHS() : BO->getLHS();
+      return pointerParamOf(LPtr ? BO->getLHS() : BO->getRHS());
+    }
+    if (const VarDecl *V = refVar(E)) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(V))
+        return P->getType()->isPointerType() ? P : nullptr;
+      auto It = Aliases.find(V);
+      if (It != Aliases.end())
+        return pointerParamOf(It->second, nullptr);
+    }
+    return nullptr;
+  }
+
+  void escape(const ParmVarDecl *P, const std::string &Why) {
+    for (ParamInfo &PI : Info.Params)
+      if (PI.Name == P->getNameAsString() && PI.EscapeReason.empty())
+        PI.EscapeReason = Why;
+  }
+
+  void recordPointerAccess(const Expr *Ptr, const Expr *AccessE,
+                           const std::string &Mode) {
+    const Expr *Offset = nullptr;
+    const Expr *S = stripCasts(Ptr);
+    const Expr *BaseE = S;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_Add && BO->getType()->isPointerType()) {
+      bool LPtr = BO->getLHS()->getType()->isPointerType();
+      Offset = LPtr ? BO->getRHS() : BO->getLHS();
+      BaseE = stripCasts(LPtr ? BO->getLHS() : BO->getRHS());
+    }
+    std::vector<const Expr *> Indices;
+    if (Offset)
+      Indices.push_back(Offset);
+    recordAccess(AccessE, BaseE, Indices, Mode, /*ImplicitZero=*/!Offset);
+  }
+
+  void recordAccess(const Expr *AccessE, const Expr *BaseE,
+                    std::vector<const Expr *> Indices, const std::string &Mode,
+                    bool ImplicitZero = false) {
+    AccessInfo A;
+    A.Location = Text.location(AccessE->getBeginLoc());
+    A.Mode = Mode;
+    A.ElementType = AccessE->getType().getAsString();
+    if (!OpenLoops.empty())
+      A.Loop = Info.Loops[OpenLoops.back()].Id;
+    BaseE = stripCasts(BaseE);
+    const Expr *AliasOffset = nullptr;
+    const VarDecl *V = refVar(BaseE);
+    if (V && Aliases.count(V)) {
+      const ParmVarDecl *P = pointerParamOf(Aliases[V], &AliasOffset);
+      A.Base = P ? P->getNameAsString() : V->getNameAsString();
+      A.Space = "global";
+    } else if (V && isa<ParmVarDecl>(V)) {
+      A.Base = V->getNameAsString();
+      A.Space = V->getType()->isPointerType() ? "global" : "local";
+    } else if (V) {
+      A.Base = V->getNameAsString();
+      if (V->hasAttr<CUDASharedAttr>())
+        A.Space = "shared";
+      else if (V->hasAttr<CUDAConstantAttr>())
+        A.Space = "constant";
+      else if (V->hasLocalStorage() && V->getType()->isArrayType())
+        A.Space = "local";
+      else if (!V->hasLocalStorage() && V->hasAttr<CUDADeviceAttr>())
+        A.Space = "global";
+      else
+        A.Space = "unknown";
+    } else {
+      A.Base = Text.text(BaseE);
+      A.Space = "unknown";
+    }
+    if (ImplicitZero && Indices.empty()) {
+      IndexInfo I;
+      I.Text = "0";
+      I.Affine = true;
+      I.Form = AffineExpr::constant(SymPoly());
+      A.Indices.push_back(I);
+    }
+    for (size_t N = 0; N < Indices.size(); ++N) {
+      IndexInfo I;
+      I.Text = Text.text(Indices[N]);
+      AffineBuilder::Result R = Affine.build(Indices[N]);
+      // A pointer alias adds its offset to the first index.
+      if (N == 0 && AliasOffset) {
+        AffineBuilder::Result Off = Affine.build(AliasOffset);
+        I.Text = Text.text(AliasOffset) + " + " + I.Text;
+        if (R.Form && Off.Form)
+          R.Form = *Off.Form + *R.Form;
+        else if (!Off.Form)
+          R = Off;
+      }
+      I.Affine = R.Form.has_value();
+      if (R.Form)
+        I.Form = *R.Form;
+      else
+        I.NonAffineReason = R.Reason;
+      A.Indices.push_back(std::move(I));
+    }
+    Info.Accesses.push_back(std::move(A));
+  }
+
+  void describeShared(const VarDecl *VD) {
+    SharedArrayInfo S;
+    S.Name = VD->getNameAsString();
+    S.Location = Text.location(VD->getLocation());
+    QualType T = VD->getType();
+    if (const TypeSourceInfo *TSI = VD->getTypeSourceInfo()) {
+      TypeLoc TL = TSI->getTypeLoc();
+      while (auto ATL = TL.getAs<ArrayTypeLoc>()) {
+        if (const Expr *Size = ATL.getSizeExpr()) {
+          S.Extents.push_back(Text.text(Size));
+          S.ExtentValues.push_back(evaluateInt(Size, Text.context()));
+        } else {
+          S.Extents.push_back("");
+          S.ExtentValues.push_back(std::nullopt);
+          S.Dynamic = true;
+        }
+        TL = ATL.getElementLoc();
+      }
+    }
+    while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType();
+    S.ElementType = T.getAsString();
+    Info.SharedArrays.push_back(std::move(S));
+  }
+
+  void finish() {
+    for (const char *D : {"x", "y", "z"})
+      if (BlockDims.count(D))
+        Info.BlockDimUses.push_back(D);
+    for (ParamInfo &P : Info.Params) {
+      if (!P.IsPointer)
+        continue;
+      bool Read = false, Write = false;
+      for (const AccessInfo &A : Info.Accesses) {
+        if (A.Base != P.Name || A.Space != "global")
+          continue;
+        if (A.Mode == "read")
+          Read = true;
+        else if (A.Mode == "write")
+          Write = true;
+        else {
+          Read = Write = true;
+          if (A.Mode == "atomic")
+            P.Atomic = true;
+        }
+      }
+      if (!P.EscapeReason.empty())
+        P.Access = "unknown";
+      else
+        P.Access = Read && Write ? "readwrite" : Read ? "read" : Write ? "write" : "none";
+    }
+  }
+
+  const SourceText &Text;
+  KernelInfo &Info;
+  AffineBuilder Affine;
+  std::vector<size_t> OpenLoops;
+  DenseSet<const Stmt *> UnrollHinted;
+  DenseSet<const Expr *> Inner;
+  DenseMap<const Expr *, std::string> ModeOf;
+  DenseMap<const VarDecl *, const Expr *> Aliases;
+  std::set<std::string> BlockDims;
+};
+
+/// Finds uses of block-size symbols and literals, with their context.
+class CouplingFinder : public RecursiveASTVisitor<CouplingFinder> {
+  using Base = RecursiveASTVisitor<CouplingFinder>;
+
+public:
+  CouplingFinder(const SourceText &Text, KernelInfo &Info) : Text(Text), Info(Info) {}
+
+  StringSet<> Macros, Constants, TemplateParams;
+  std::set<int64_t> Values;
+
+  bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
+    TraverseStmt(S->getInit());
+    withContext("loop-bound", [&] { TraverseStmt(S->getCond()); });
+    withContext("loop-step", [&] { TraverseStmt(S->getInc()); });
+    TraverseStmt(S->getBody());
+    return true;
+  }
+  bool TraverseArraySubscriptExpr(ArraySubscriptExpr *E,
+                                  DataRecursionQueue * = nullptr) {
+    TraverseStmt(E->getBase());
+    withContext("index", [&] { TraverseStmt(E->getIdx()); });
+    return true;
+  }
+  bool TraverseVarDecl(VarDecl *VD) {
+    if (!VD->hasAttr<CUDASharedAttr>())
+      return Base::TraverseVarDecl(VD);
+    bool R = true;
+    withContext("shared-array-extent", [&] { R = Base::TraverseVarDecl(VD); });
+    return R;
+  }
+  bool VisitIntegerLiteral(IntegerLiteral *L) {
+    SourceLocation Loc = L->getLocation();
+    if (Loc.isMacroID()) {
+      std::string M = Text.expansionMacroName(Loc);
+      if (Macros.count(M))
+        add(Info.Couplings, M, "macro", Loc, evaluateInt(L, Text.context()));
+      return true;
+    }
+    int64_t V = L->getValue().getLimitedValue();
+    if (Values.count(V))
+      add(Info.HardcodedSize, std::to_string(V), "literal", Loc, V);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    std::string Name = D->getNameAsString();
+    if (isa<NonTypeTemplateParmDecl>(D) && TemplateParams.count(Name))
+      add(Info.Couplings, Name, "template-param", E->getLocation(), std::nullopt);
+    else if (const auto *VD = dyn_cast<VarDecl>(D);
+             VD && !VD->hasLocalStorage() && Constants.count(Name))
+      add(Info.Couplings, Name, "constant", E->getLocation(),
+          evaluateInt(E, Text.context()));
+    return true;
+  }
+
+private:
+  template <typename F> void withContext(const char *C, F Fn) {
+    std::string Saved = Context;
+    Context = C;
+    Fn();
+    Context = Saved;
+  }
+  void add(std::vector<BlockCoupling> &Into, const std::string &Symbol,
+           const char *Kind, SourceLocation Loc, std::optional<int64_t> Value) {
+    std::string Where = Text.location(Loc);
+    for (const BlockCoupling &C : Into)
+      if (C.Location == Where && C.Symbol == Symbol)
+        return;
+    Into.push_back({Symbol, Kind, Where, Context.empty() ? "other" : Context, Value});
+  }
+
+  const SourceText &Text;
+  KernelInfo &Info;
+  std::string Context;
+};
+
+} // namespace
+
+void analyzeKernelBody(const FunctionDecl *Kernel, const SourceText &Text,
+                       KernelInfo &Info) {
+  if (!Kernel->getBody())
+    return;
+  BodyAnalyzer A(Kernel, Text, Info);
+  A.run(Kernel->getBody());
+}
+
+void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
+                          KernelInfo &Info) {
+  CouplingFinder F(Text, Info);
+  for (const LaunchSite &L : Info.Launches) {
+    int64_t Total = 1;
+    bool AllKnown = true;
+    for (const ValueOrigin &V : L.Block.Dims) {
+      if (V.Kind == "macro")
+        F.Macros.insert(V.Symbol);
+      else if (V.Kind == "constant")
+        F.Constants.insert(V.Symbol);
+      if (V.Value && V.Kind != "default") {
+        if (*V.Value >= 8)
+          F.Values.insert(*V.Value);
+        Total *= *V.Value;
+      } else if (V.Kind != "default") {
+        AllKnown = false;
+      }
+      // Kernel template parameters given the block's value at the launch.
+      for (size_t I = 0; I < L.TemplateArgs.size() && I < Info.TemplateParams.size(); ++I) {
+        std::string Arg = normalizeSpelling(L.TemplateArgs[I]);
+        if (V.Kind != "default" &&
+            (Arg == normalizeSpelling(V.Text) || (!V.Symbol.empty() && Arg == V.Symbol)))
+          F.TemplateParams.insert(Info.TemplateParams[I].Name);
+      }
+    }
+    if (AllKnown && Total >= 8 && L.Block.Dims.size() > 1)
+      F.Values.insert(Total);
+  }
+  if (F.Macros.empty() && F.Constants.empty() && F.TemplateParams.empty() &&
+      F.Values.empty())
+    return;
+  F.TraverseStmt(Kernel->getBody());
+}
+
+} // namespace cro

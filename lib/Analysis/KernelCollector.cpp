@@ -1,0 +1,95 @@
+#include "cro/Analysis/KernelCollector.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
+public:
+  explicit KernelFinder(const SourceText &Text) : Text(Text) {}
+  std::vector<const FunctionDecl *> Kernels;
+
+  bool TraverseDecl(Decl *D) {
+    // Only the main file's declarations; namespaces may be reopened in
+    // headers, so check every declaration rather than each namespace.
+    if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
+        !isa<LinkageSpecDecl>(D) && !Text.inMainFile(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>() ||
+        !FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
+      return true;
+    if (FD->isTemplateInstantiation())
+      return true;
+    Kernels.push_back(FD);
+    return true;
+  }
+
+private:
+  const SourceText &Text;
+};
+} // namespace
+
+std::vector<const FunctionDecl *>
+collectKernelDefinitions(ASTContext &Ctx, const SourceText &Text) {
+  KernelFinder F(Text);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Kernels;
+}
+
+static std::string typeString(QualType T, const ASTContext &Ctx) {
+  PrintingPolicy PP(Ctx.getLangOpts());
+  PP.SuppressTagKeyword = true;
+  return T.getAsString(PP);
+}
+
+void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
+                             KernelInfo &Info) {
+  const ASTContext &Ctx = Text.context();
+  Info.Name = qualifiedName(Kernel);
+  Info.Location = Text.location(Kernel->getLocation());
+  Info.Span = Text.span(Kernel->getSourceRange());
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    ParamInfo PI;
+    PI.Name = P->getNameAsString();
+    QualType T = P->getType();
+    PI.Type = typeString(T, Ctx);
+    PI.IsConst = T.isConstQualified();
+    PI.IsRestrict = T.isRestrictQualified();
+    if (const auto *PT = T->getAs<PointerType>()) {
+      PI.IsPointer = true;
+      PI.PointeeType = typeString(PT->getPointeeType(), Ctx);
+      PI.PointeeConst = PT->getPointeeType().isConstQualified();
+      PI.Access = "none";
+    }
+    Info.Params.push_back(std::move(PI));
+  }
+  if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate()) {
+    for (const NamedDecl *ND : *FTD->getTemplateParameters()) {
+      TemplateParamInfo TP;
+      TP.Name = ND->getNameAsString();
+      if (const auto *TTP = dyn_cast<TemplateTypeParmDecl>(ND)) {
+        TP.Kind = "type";
+        if (TTP->hasDefaultArgument())
+          TP.Default = Text.text(TTP->getDefaultArgument().getSourceRange());
+      } else if (const auto *NTTP = dyn_cast<NonTypeTemplateParmDecl>(ND)) {
+        TP.Kind = "non-type";
+        TP.Type = typeString(NTTP->getType(), Ctx);
+        if (NTTP->hasDefaultArgument())
+          TP.Default = Text.text(NTTP->getDefaultArgument().getSourceRange());
+      } else {
+        TP.Kind = "template";
+      }
+      Info.TemplateParams.push_back(std::move(TP));
+    }
+  }
+}
+
+} // namespace cro

@@ -1,0 +1,552 @@
+//===- LaunchAnalysis.cpp - kernel launch sites and their configurations --===//
+//
+// For each launch we record how grid, block, dynamic shared memory and stream
+// are computed, following local variables back to their origin (a literal, a
+// macro, a const variable, a template parameter, or a run-time value), and
+// whether the grid is derived from the block size -- (n + B - 1) / B and its
+// spellings -- which is what lets the block-size transform recompute the grid
+// so that the same index domain stays covered.
+//
+//===----------------------------------------------------------------------===//
+#include "cro/Analysis/LaunchAnalysis.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include <algorithm>
+#include <map>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+/// Classifies launch-configuration expressions inside one calling function.
+class ConfigClassifier {
+public:
+  ConfigClassifier(const SourceText &Text, const FunctionDecl *Caller)
+      : Text(Text),
+        Modified(modifiedVariables(Caller ? Caller->getBody() : nullptr)) {}
+
+  /// A scalar value; Resolved receives the expression it comes from after
+  /// following unmodified local variables.
+  ValueOrigin scalar(const Expr *E, const Expr **Resolved = nullptr);
+  /// A grid or block argument (dim3 or something convertible to it);
+  /// ResolvedDims receives one resolved expression per dimension.
+  LaunchDim3 dim3(const Expr *E, std::vector<const Expr *> *ResolvedDims);
+  /// Matches the derived-grid spellings in G against the block.
+  std::optional<ValueOrigin::Derivation> derivation(const Expr *G,
+                                                    const LaunchDim3 &Block);
+
+private:
+  bool followable(const VarDecl *VD) const {
+    return VD->hasLocalStorage() && VD->getInit() && !Modified.count(VD) &&
+           !isa<ParmVarDecl>(VD);
+  }
+  std::string matchBlockDim(const std::string &Term,
+                            std::optional<int64_t> TermValue,
+                            const LaunchDim3 &Block);
+
+  const SourceText &Text;
+  DenseSet<const VarDecl *> Modified;
+};
+
+ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
+  ValueOrigin V;
+  const ASTContext &Ctx = Text.context();
+  V.Text = Text.text(E);
+  if (Resolved)
+    *Resolved = E;
+  for (unsigned Step = 0; E && Step < 16; ++Step) {
+    if (isa<CXXDefaultArgExpr>(E)) {
+      V.Kind = "default";
+      V.Value = evaluateInt(E, Ctx);
+      return V;
+    }
+    std::string Macro = Text.wholeMacroName(E);
+    if (!Macro.empty()) {
+      V.Kind = "macro";
+      V.Symbol = Macro;
+      V.Value = evaluateInt(E, Ctx);
+      return V;
+    }
+    const Expr *S = stripCasts(E);
+    if (isa<IntegerLiteral>(S)) {
+      V.Kind = "literal";
+      V.Value = evaluateInt(S, Ctx);
+      return V;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (isa<NonTypeTemplateParmDecl>(DRE->getDecl())) {
+        V.Kind = "template-param";
+        V.Symbol = DRE->getDecl()->getNameAsString();
+        return V;
+      }
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        if (followable(VD) && !VD->getType().isConstQualified()) {
+          V.Via.push_back(VD->getNameAsString());
+          E = VD->getInit();
+          if (Resolved)
+            *Resolved = E;
+          continue;
+        }
+        V.Symbol = VD->getNameAsString();
+        std::optional<int64_t> Val = evaluateInt(S, Ctx);
+        if (Val && (VD->getType().isConstQualified() || VD->isConstexpr())) {
+          V.Kind = "constant";
+          V.Value = Val;
+        } else {
+          V.Kind = "runtime";
+        }
+        return V;
+      }
+    }
+    V.Value = evaluateInt(S, Ctx);
+    V.Kind = V.Value ? "constant-expr" : "runtime";
+    return V;
+  }
+  V.Kind = "runtime";
+  return V;
+}
+
+static bool isDim3Type(QualType T) {
+  T = T.getNonReferenceType().getUnqualifiedType();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return RD->getName() == "dim3";
+  return false;
+}
+
+LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
+                                  std::vector<const Expr *> *ResolvedDims) {
+  LaunchDim3 D;
+  D.Text = Text.text(Arg);
+  const Expr *E = Arg;
+  bool ExplicitCast = false;
+  auto Runtime = [&](const std::string &Base) {
+    D.Form = "dim3";
+    for (const char *C : {"x", "y", "z"}) {
+      ValueOrigin V;
+      V.Text = Base + "." + C;
+      V.Kind = "runtime";
+      D.Dims.push_back(V);
+      if (ResolvedDims)
+        ResolvedDims->push_back(nullptr);
+    }
+    return D;
+  };
+  for (unsigned Step = 0; E && Step < 16; ++Step) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      ExplicitCast = true;
+      E = FC->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (CE->getConstructor()->isCopyOrMoveConstructor() &&
+          CE->getNumArgs() == 1) {
+        E = CE->getArg(0);
+        continue;
+      }
+      bool Explicit = ExplicitCast || isa<CXXTemporaryObjectExpr>(CE) ||
+                      CE->getParenOrBraceRange().isValid() ||
+                      !D.Variable.empty();
+      if (!Explicit && CE->getNumArgs() >= 1) {
+        D.Form = "scalar";
+        const Expr *R = nullptr;
+        D.Dims.push_back(scalar(CE->getArg(0), &R));
+        if (ResolvedDims)
+          ResolvedDims->push_back(R);
+        return D;
+      }
+      D.Form = "dim3";
+      for (unsigned I = 0; I < 3; ++I) {
+        const Expr *R = nullptr;
+        if (I < CE->getNumArgs()) {
+          D.Dims.push_back(scalar(CE->getArg(I), &R));
+        } else {
+          ValueOrigin V;
+          V.Kind = "default";
+          V.Value = 1;
+          D.Dims.push_back(V);
+        }
+        if (D.Dims.back().Kind == "default")
+          D.Dims.back().Text = "", D.Dims.back().Value = 1, R = nullptr;
+        if (ResolvedDims)
+          ResolvedDims->push_back(R);
+      }
+      return D;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        if (isDim3Type(VD->getType())) {
+          if (D.Variable.empty())
+            D.Variable = VD->getNameAsString();
+          if (followable(VD)) {
+            E = VD->getInit();
+            continue;
+          }
+          return Runtime(VD->getNameAsString());
+        }
+        // A scalar variable converted to dim3 implicitly.
+        D.Form = "scalar";
+        const Expr *R = nullptr;
+        D.Dims.push_back(scalar(E, &R));
+        if (ResolvedDims)
+          ResolvedDims->push_back(R);
+        return D;
+      }
+    }
+    break;
+  }
+  if (E && !isDim3Type(E->getType())) {
+    D.Form = "scalar";
+    const Expr *R = nullptr;
+    D.Dims.push_back(scalar(E, &R));
+    if (ResolvedDims)
+      ResolvedDims->push_back(R);
+    return D;
+  }
+  return Runtime(D.Variable.empty() ? D.Text : D.Variable);
+}
+
+/// Flattens a sum into signed terms: a + b - c -> {+a, +b, -c}.
+static void flattenSum(const Expr *E, bool Negative,
+                       std::vector<std::pair<bool, const Expr *>> &Terms) {
+  const Expr *S = stripCasts(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
+      flattenSum(BO->getLHS(), Negative, Terms);
+      flattenSum(BO->getRHS(), BO->getOpcode() == BO_Sub ? !Negative : Negative,
+                 Terms);
+      return;
+    }
+  }
+  Terms.emplace_back(Negative, E);
+}
+
+std::string ConfigClassifier::matchBlockDim(const std::string &Term,
+                                            std::optional<int64_t> TermValue,
+                                            const LaunchDim3 &Block) {
+  static const char *Names[] = {"x", "y", "z"};
+  for (size_t I = 0; I < Block.Dims.size() && I < 3; ++I) {
+    const ValueOrigin &B = Block.Dims[I];
+    if (B.Kind == "default")
+      continue;
+    if (normalizeSpelling(B.Text) == Term || (!B.Symbol.empty() && B.Symbol == Term))
+      return Names[I];
+    for (const std::string &Via : B.Via)
+      if (Via == Term)
+        return Names[I];
+    if (!Block.Variable.empty() && Term == Block.Variable + "." + Names[I])
+      return Names[I];
+    // Both hard-coded to the same number: (n + 255) / 256 with block 256.
+    if (TermValue && B.Value && *TermValue == *B.Value &&
+        (B.Kind == "literal" || B.Kind == "constant-expr"))
+      return Names[I];
+  }
+  return "";
+}
+
+std::optional<ValueOrigin::Derivation>
+ConfigClassifier::derivation(const Expr *G, const LaunchDim3 &Block) {
+  if (!G)
+    return std::nullopt;
+  const ASTContext &Ctx = Text.context();
+  const Expr *S = stripCasts(G);
+  ValueOrigin::Derivation D;
+  const Expr *Divisor = nullptr;
+
+  // ceil(n / (float)B), ceilf(...), std::ceil(...)
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    std::string Name = FD ? FD->getNameAsString() : "";
+    if ((Name == "ceil" || Name == "ceilf") && Call->getNumArgs() == 1) {
+      if (const auto *Div =
+              dyn_cast<BinaryOperator>(stripCasts(Call->getArg(0)))) {
+        if (Div->getOpcode() == BO_Div) {
+          D.Form = "ceil-float";
+          D.Extent = normalizeSpelling(Text.text(stripCasts(Div->getLHS())));
+          Divisor = Div->getRHS();
+        }
+      }
+    } else if (Call->getNumArgs() == 2 && FD) {
+      // Helpers such as divUp(n, B), ceil_div(n, B), cdiv(n, B).
+      std::string Lower = StringRef(Name).lower();
+      if (StringRef(Lower).contains("div") &&
+          (StringRef(Lower).contains("up") || StringRef(Lower).contains("ceil") ||
+           StringRef(Lower).starts_with("cdiv") ||
+           StringRef(Lower).contains("round"))) {
+        D.Form = "ceil-div";
+        D.Extent = normalizeSpelling(Text.text(Call->getArg(0)));
+        Divisor = Call->getArg(1);
+      }
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Div) {
+      Divisor = BO->getRHS();
+      std::optional<int64_t> DivVal = evaluateInt(Divisor, Ctx);
+      std::string DivText = normalizeSpelling(Text.text(Divisor));
+      std::vector<std::pair<bool, const Expr *>> Terms;
+      flattenSum(BO->getLHS(), false, Terms);
+      // Find "+ B" and "- 1", or a single "+ (B - 1)" constant.
+      int BlockTerm = -1, MinusOne = -1, BMinusOne = -1;
+      for (size_t I = 0; I < Terms.size(); ++I) {
+        const Expr *T = Terms[I].second;
+        std::optional<int64_t> V = evaluateInt(T, Ctx);
+        if (!Terms[I].first && BlockTerm < 0 &&
+            normalizeSpelling(Text.text(T)) == DivText)
+          BlockTerm = I;
+        else if (Terms[I].first && MinusOne < 0 && V && *V == 1)
+          MinusOne = I;
+        else if (!Terms[I].first && BMinusOne < 0 && V && DivVal &&
+                 *V == *DivVal - 1 && Terms.size() == 2)
+          BMinusOne = I;
+      }
+      std::string Extent;
+      auto ExtentExcept = [&](int A, int B) {
+        std::string Out;
+        for (size_t I = 0; I < Terms.size(); ++I) {
+          if ((int)I == A || (int)I == B)
+            continue;
+          std::string T = normalizeSpelling(Text.text(Terms[I].second));
+          Out += Out.empty() ? (Terms[I].first ? "-" + T : T)
+                             : (Terms[I].first ? "-" : "+") + T;
+        }
+        return Out;
+      };
+      if (BlockTerm >= 0 && MinusOne >= 0 && Terms.size() >= 3) {
+        D.Form = "ceil-div";
+        D.Extent = ExtentExcept(BlockTerm, MinusOne);
+      } else if (BMinusOne >= 0) {
+        D.Form = "ceil-div";
+        D.Extent = ExtentExcept(BMinusOne, -1);
+      } else {
+        D.Form = "floor-div";
+        D.Extent = normalizeSpelling(Text.text(BO->getLHS()));
+      }
+    } else if (BO->getOpcode() == BO_Add) {
+      // (n - 1) / B + 1
+      const auto *Div = dyn_cast<BinaryOperator>(stripCasts(BO->getLHS()));
+      std::optional<int64_t> One = evaluateInt(BO->getRHS(), Ctx);
+      if (Div && Div->getOpcode() == BO_Div && One && *One == 1) {
+        std::vector<std::pair<bool, const Expr *>> Terms;
+        flattenSum(Div->getLHS(), false, Terms);
+        if (Terms.size() == 2 && Terms[1].first) {
+          std::optional<int64_t> V = evaluateInt(Terms[1].second, Ctx);
+          if (V && *V == 1) {
+            D.Form = "ceil-div";
+            D.Extent = normalizeSpelling(Text.text(Terms[0].second));
+            Divisor = Div->getRHS();
+          }
+        }
+      }
+    }
+  }
+  if (D.Form.empty() || !Divisor)
+    return std::nullopt;
+  D.BlockTerm = normalizeSpelling(Text.text(stripCasts(Divisor)));
+  D.BlockDim = matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Block);
+  return D;
+}
+
+/// The kernel named by a callee expression: a function, a template
+/// specialization, or (inside templates) an unresolved name.
+const FunctionDecl *calleeKernel(const Expr *Callee,
+                                 std::vector<std::string> &TemplateArgs,
+                                 const SourceText &Text) {
+  const Expr *E = stripCasts(Callee);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      E = stripCasts(UO->getSubExpr());
+  auto AddArgs = [&](ArrayRef<TemplateArgumentLoc> Args) {
+    TemplateArgs.clear();
+    for (const TemplateArgumentLoc &A : Args)
+      TemplateArgs.push_back(Text.text(A.getSourceRange()));
+  };
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    AddArgs(DRE->template_arguments());
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      return FD->hasAttr<CUDAGlobalAttr>() ? templatePattern(FD) : nullptr;
+  }
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E)) {
+    AddArgs(ULE->template_arguments());
+    for (const NamedDecl *ND : ULE->decls()) {
+      const FunctionDecl *FD = nullptr;
+      if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(ND))
+        FD = FTD->getTemplatedDecl();
+      else
+        FD = dyn_cast<FunctionDecl>(ND);
+      if (FD && FD->hasAttr<CUDAGlobalAttr>())
+        return FD;
+    }
+  }
+  return nullptr;
+}
+
+class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+public:
+  explicit LaunchFinder(const SourceText &Text) : Text(Text) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
+        !isa<LinkageSpecDecl>(D) && !Text.inMainFile(D->getLocation()))
+      return true;
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Callers.push_back({FD, LoopDepth}), LoopDepth = 0;
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      LoopDepth = Callers.back().second, Callers.pop_back();
+    return R;
+  }
+#define CRO_LOOP(T)                                                            \
+  bool Traverse##T(T *S, DataRecursionQueue * = nullptr) {                     \
+    ++LoopDepth;                                                               \
+    bool R = RecursiveASTVisitor::Traverse##T(S);                              \
+    --LoopDepth;                                                               \
+    return R;                                                                  \
+  }
+  CRO_LOOP(ForStmt)
+  CRO_LOOP(WhileStmt)
+  CRO_LOOP(DoStmt)
+  CRO_LOOP(CXXForRangeStmt)
+#undef CRO_LOOP
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+    const CallExpr *Config = E->getConfig();
+    if (!Config || Config->getNumArgs() < 2)
+      return true;
+    record(E, E->getCallee(), "triple-chevron", Config->getArg(0),
+           Config->getArg(1), Config->getNumArgs() > 2 ? Config->getArg(2) : nullptr,
+           Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *E) {
+    if (isa<CUDAKernelCallExpr>(E))
+      return true;
+    std::string Name;
+    if (const FunctionDecl *FD = E->getDirectCallee())
+      Name = FD->getNameAsString();
+    else if (const auto *ULE =
+                 dyn_cast<UnresolvedLookupExpr>(E->getCallee()->IgnoreImplicit()))
+      Name = ULE->getName().getAsString();
+    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
+      return true;
+    if (E->getNumArgs() < 3)
+      return true;
+    record(E, E->getArg(0), Name, E->getArg(1), E->getArg(2),
+           E->getNumArgs() > 4 ? E->getArg(4) : nullptr,
+           E->getNumArgs() > 5 ? E->getArg(5) : nullptr);
+    return true;
+  }
+
+  std::vector<LaunchSite> takeSites() {
+    std::vector<LaunchSite> Out;
+    for (auto &KV : Sites) {
+      LaunchSite &S = KV.second;
+      for (LaunchDim3 *D : {&S.Grid, &S.Block})
+        for (ValueOrigin &V : D->Dims) {
+          std::sort(V.InstantiatedValues.begin(), V.InstantiatedValues.end());
+          V.InstantiatedValues.erase(std::unique(V.InstantiatedValues.begin(),
+                                                 V.InstantiatedValues.end()),
+                                     V.InstantiatedValues.end());
+        }
+      Out.push_back(std::move(S));
+    }
+    return Out;
+  }
+
+private:
+  void record(const Expr *Call, const Expr *Callee, StringRef Syntax,
+              const Expr *Grid, const Expr *Block, const Expr *Smem,
+              const Expr *Stream) {
+    if (!Text.inMainFile(Call->getBeginLoc()) || Callers.empty())
+      return;
+    const FunctionDecl *Caller = Callers.back().first;
+    SourceSpan Span = Text.span(Call->getSourceRange());
+    bool Instance = Caller->isTemplateInstantiation();
+    ConfigClassifier C(Text, Caller);
+    std::vector<const Expr *> GridExprs, BlockExprs;
+    LaunchDim3 G = C.dim3(Grid, &GridExprs);
+    LaunchDim3 B = C.dim3(Block, &BlockExprs);
+
+    auto It = Sites.find(Span.BeginOffset);
+    if (It != Sites.end()) {
+      // Another instantiation of a launch already seen: note its values.
+      LaunchSite &S = It->second;
+      auto AddValues = [](LaunchDim3 &Into, const LaunchDim3 &From) {
+        for (size_t I = 0; I < Into.Dims.size() && I < From.Dims.size(); ++I)
+          if (From.Dims[I].Value)
+            Into.Dims[I].InstantiatedValues.push_back(*From.Dims[I].Value);
+      };
+      if (Instance) {
+        AddValues(S.Grid, G);
+        AddValues(S.Block, B);
+      }
+      if (S.Kernel.empty()) {
+        std::vector<std::string> Args;
+        if (const FunctionDecl *K = calleeKernel(Callee, Args, Text)) {
+          S.Kernel = qualifiedName(K);
+          S.KernelLocation = Text.location(K->getLocation());
+        }
+      }
+      return;
+    }
+
+    LaunchSite S;
+    S.Location = Text.location(Call->getBeginLoc());
+    S.Span = Span;
+    S.Syntax = Syntax.str();
+    S.Caller = qualifiedName(Caller);
+    S.LoopDepth = LoopDepth;
+    S.InTemplate = Caller->isTemplated() || Instance;
+    if (const FunctionDecl *K = calleeKernel(Callee, S.TemplateArgs, Text)) {
+      S.Kernel = qualifiedName(K);
+      S.KernelLocation = Text.location(K->getLocation());
+    }
+    for (size_t I = 0; I < G.Dims.size() && I < GridExprs.size(); ++I)
+      G.Dims[I].Derived = C.derivation(GridExprs[I], B);
+    if (Instance) {
+      for (LaunchDim3 *D : {&G, &B})
+        for (ValueOrigin &V : D->Dims)
+          if (V.Value && V.Kind != "default")
+            V.InstantiatedValues.push_back(*V.Value);
+    }
+    S.Grid = std::move(G);
+    S.Block = std::move(B);
+    if (Smem) {
+      S.SharedMem = C.scalar(Smem);
+      if (S.SharedMem.Kind == "default")
+        S.SharedMem.Text = "";
+    } else {
+      S.SharedMem.Kind = "default";
+      S.SharedMem.Value = 0;
+    }
+    if (Stream && !isa<CXXDefaultArgExpr>(Stream))
+      S.Stream = Text.text(Stream);
+    Sites.emplace(Span.BeginOffset, std::move(S));
+  }
+
+  const SourceText &Text;
+  std::vector<std::pair<const FunctionDecl *, unsigned>> Callers;
+  unsigned LoopDepth = 0;
+  std::map<unsigned, LaunchSite> Sites; // by offset: source order
+};
+
+} // namespace
+
+std::vector<LaunchSite> collectLaunches(ASTContext &HostCtx,
+                                        const SourceText &Text) {
+  LaunchFinder F(Text);
+  F.TraverseDecl(HostCtx.getTranslationUnitDecl());
+  return F.takeSites();
+}
+
+} // namespace cro

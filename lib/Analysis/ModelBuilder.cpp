@@ -1,0 +1,79 @@
+#include "cro/Analysis/ModelBuilder.h"
+#include "cro/Analysis/BodyAnalysis.h"
+#include "cro/Analysis/KernelCollector.h"
+#include "cro/Analysis/LaunchAnalysis.h"
+#include <algorithm>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
+  KernelModel M;
+  M.File = DisplayName.str();
+  M.GpuArch = PF.GpuArch;
+  M.CudaRoot = PF.Cuda.Root;
+  M.CudaVersion = PF.Cuda.Version;
+
+  SourceText DeviceText(PF.Device->getASTContext(), DisplayName.str());
+  SourceText HostText(PF.Host->getASTContext(), DisplayName.str());
+
+  struct Entry {
+    KernelInfo Info;
+    const FunctionDecl *Decl;
+    const SourceText *Text;
+  };
+  std::vector<Entry> Entries;
+  auto Find = [&](const KernelInfo &K) -> Entry * {
+    for (Entry &E : Entries)
+      if (E.Info.Name == K.Name && E.Info.Location == K.Location)
+        return &E;
+    return nullptr;
+  };
+
+  for (auto [Ctx, Text, Side] :
+       {std::make_tuple(&PF.Device->getASTContext(), &DeviceText, "device"),
+        std::make_tuple(&PF.Host->getASTContext(), &HostText, "host")}) {
+    for (const FunctionDecl *FD : collectKernelDefinitions(*Ctx, *Text)) {
+      KernelInfo K;
+      describeKernelSignature(FD, *Text, K);
+      if (Entry *E = Find(K)) {
+        E->Info.Sides.push_back(Side);
+        continue;
+      }
+      K.Sides.push_back(Side);
+      // Kernel bodies come from the device parse; a kernel only the host
+      // parse sees (hidden behind #ifndef __CUDA_ARCH__) is read from there.
+      analyzeKernelBody(FD, *Text, K);
+      Entries.push_back({std::move(K), FD, Text});
+    }
+  }
+
+  for (LaunchSite &L : collectLaunches(PF.Host->getASTContext(), HostText)) {
+    for (Entry &E : Entries) {
+      if (E.Info.Location == L.KernelLocation ||
+          (L.KernelLocation.empty() && E.Info.Name == L.Kernel)) {
+        E.Info.Launches.push_back(L);
+        break;
+      }
+    }
+  }
+
+  for (Entry &E : Entries) {
+    analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
+    std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),
+              [](const std::string &A, const std::string &B) {
+                return A == "host" && B != "host";
+              });
+  }
+  std::stable_sort(Entries.begin(), Entries.end(),
+                   [](const Entry &A, const Entry &B) {
+                     return A.Info.Span.BeginOffset < B.Info.Span.BeginOffset;
+                   });
+  for (Entry &E : Entries)
+    M.Kernels.push_back(std::move(E.Info));
+  return M;
+}
+
+} // namespace cro

@@ -1,0 +1,231 @@
+#include "cro/Analysis/ModelJSON.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+json::Value toJSON(const TemplateParamInfo &T);
+json::Value toJSON(const KernelInfo &K);
+json::Value toJSON(const Knob &K);
+json::Value toJSON(const LaunchSite &L);
+json::Value toJSON(const ParamInfo &P);
+json::Value toJSON(const LoopInfo &L);
+json::Value toJSON(const AccessInfo &A);
+json::Value toJSON(const SharedArrayInfo &S);
+json::Value toJSON(const BlockCoupling &C);
+
+json::Value optInt(const std::optional<int64_t> &V) {
+  return V ? json::Value(*V) : json::Value(nullptr);
+}
+
+json::Value strOrNull(const std::string &S) {
+  return S.empty() ? json::Value(nullptr) : json::Value(S);
+}
+
+json::Array strings(const std::vector<std::string> &V) {
+  json::Array A;
+  for (const std::string &S : V)
+    A.push_back(S);
+  return A;
+}
+
+json::Value toJSON(const SourceSpan &S) {
+  return json::Object{{"begin", S.Begin},
+                      {"end", S.End},
+                      {"begin_offset", S.BeginOffset},
+                      {"end_offset", S.EndOffset}};
+}
+
+json::Value toJSON(const ValueOrigin &V) {
+  json::Object O{{"text", V.Text},
+                 {"kind", V.Kind},
+                 {"value", optInt(V.Value)}};
+  if (!V.Symbol.empty())
+    O["symbol"] = V.Symbol;
+  if (!V.Via.empty())
+    O["via"] = strings(V.Via);
+  if (!V.InstantiatedValues.empty()) {
+    json::Array A;
+    for (int64_t X : V.InstantiatedValues)
+      A.push_back(X);
+    O["instantiated_values"] = std::move(A);
+  }
+  if (V.Derived)
+    O["derived"] = json::Object{{"form", V.Derived->Form},
+                                {"extent", V.Derived->Extent},
+                                {"block_term", V.Derived->BlockTerm},
+                                {"block_dim", strOrNull(V.Derived->BlockDim)}};
+  return O;
+}
+
+json::Value toJSON(const LaunchDim3 &D) {
+  json::Array Dims;
+  for (const ValueOrigin &V : D.Dims)
+    Dims.push_back(toJSON(V));
+  json::Object O{{"text", D.Text}, {"form", D.Form}, {"dims", std::move(Dims)}};
+  if (!D.Variable.empty())
+    O["variable"] = D.Variable;
+  return O;
+}
+
+json::Value toJSON(const LaunchSite &L) {
+  return json::Object{{"location", L.Location},
+                      {"span", toJSON(L.Span)},
+                      {"kernel", L.Kernel},
+                      {"syntax", L.Syntax},
+                      {"caller", L.Caller},
+                      {"template_args", strings(L.TemplateArgs)},
+                      {"grid", toJSON(L.Grid)},
+                      {"block", toJSON(L.Block)},
+                      {"shared_mem", toJSON(L.SharedMem)},
+                      {"stream", strOrNull(L.Stream)},
+                      {"loop_depth", L.LoopDepth},
+                      {"in_loop", L.LoopDepth > 0},
+                      {"in_template", L.InTemplate}};
+}
+
+json::Value toJSON(const ParamInfo &P) {
+  json::Object O{{"name", P.Name},
+                 {"type", P.Type},
+                 {"pointer", P.IsPointer},
+                 {"const", P.IsConst},
+                 {"restrict", P.IsRestrict}};
+  if (P.IsPointer) {
+    O["pointee_type"] = P.PointeeType;
+    O["pointee_const"] = P.PointeeConst;
+    O["access"] = P.Access;
+    O["atomic"] = P.Atomic;
+    if (!P.EscapeReason.empty())
+      O["escape_reason"] = P.EscapeReason;
+  }
+  return O;
+}
+
+json::Value toJSON(const LoopInfo &L) {
+  return json::Object{{"id", L.Id},
+                      {"kind", L.Kind},
+                      {"location", L.Location},
+                      {"parent", strOrNull(L.Parent)},
+                      {"depth", L.Depth},
+                      {"induction_var", strOrNull(L.InductionVar)},
+                      {"init", strOrNull(L.Init)},
+                      {"bound", strOrNull(L.Bound)},
+                      {"compare", strOrNull(L.Compare)},
+                      {"step", strOrNull(L.Step)},
+                      {"step_kind", strOrNull(L.StepKind)},
+                      {"trip_count", optInt(L.TripCount)},
+                      {"unroll_pragma", L.HasUnrollPragma},
+                      {"contains_sync", L.ContainsSync}};
+}
+
+json::Value toJSON(const IndexInfo &I) {
+  json::Object O{{"text", I.Text}, {"affine", I.Affine}};
+  if (I.Affine)
+    O["form"] = toJSON(I.Form);
+  else
+    O["reason"] = I.NonAffineReason;
+  return O;
+}
+
+json::Value toJSON(const AccessInfo &A) {
+  json::Array Idx;
+  for (const IndexInfo &I : A.Indices)
+    Idx.push_back(toJSON(I));
+  return json::Object{{"location", A.Location},
+                      {"base", A.Base},
+                      {"space", A.Space},
+                      {"mode", A.Mode},
+                      {"element_type", A.ElementType},
+                      {"indices", std::move(Idx)},
+                      {"loop", strOrNull(A.Loop)}};
+}
+
+json::Value toJSON(const SharedArrayInfo &S) {
+  json::Array Vals;
+  for (const std::optional<int64_t> &V : S.ExtentValues)
+    Vals.push_back(optInt(V));
+  return json::Object{{"name", S.Name},
+                      {"location", S.Location},
+                      {"element_type", S.ElementType},
+                      {"extents", strings(S.Extents)},
+                      {"extent_values", std::move(Vals)},
+                      {"dynamic", S.Dynamic}};
+}
+
+json::Value toJSON(const BlockCoupling &C) {
+  return json::Object{{"symbol", C.Symbol},
+                      {"kind", C.Kind},
+                      {"location", C.Location},
+                      {"context", C.Context},
+                      {"value", optInt(C.Value)}};
+}
+
+template <typename T> json::Array arrayOf(const std::vector<T> &V) {
+  json::Array A;
+  for (const T &X : V)
+    A.push_back(toJSON(X));
+  return A;
+}
+
+json::Value toJSON(const TemplateParamInfo &T) {
+  json::Object O{{"name", T.Name}, {"kind", T.Kind}};
+  if (!T.Type.empty())
+    O["type"] = T.Type;
+  if (!T.Default.empty())
+    O["default"] = T.Default;
+  return O;
+}
+
+json::Value toJSON(const KernelInfo &K) {
+  return json::Object{
+      {"name", K.Name},
+      {"location", K.Location},
+      {"span", toJSON(K.Span)},
+      {"sides", strings(K.Sides)},
+      {"params", arrayOf(K.Params)},
+      {"template_params", arrayOf(K.TemplateParams)},
+      {"launches", arrayOf(K.Launches)},
+      {"loops", arrayOf(K.Loops)},
+      {"accesses", arrayOf(K.Accesses)},
+      {"shared_arrays", arrayOf(K.SharedArrays)},
+      {"block_size",
+       json::Object{{"uses_blockDim", !K.BlockDimUses.empty()},
+                    {"blockDim_dims", strings(K.BlockDimUses)},
+                    {"couplings", arrayOf(K.Couplings)},
+                    {"hardcoded", arrayOf(K.HardcodedSize)}}},
+      {"uses_syncthreads", K.UsesSyncthreads},
+      {"uses_warp_intrinsics", K.UsesWarpIntrinsics},
+      {"uses_atomics", K.UsesAtomics}};
+}
+
+json::Value toJSON(const Knob &K) {
+  return json::Object{{"id", K.Id},
+                      {"kernel", K.Kernel},
+                      {"transform", K.Transform},
+                      {"values", json::Array(K.Values)},
+                      {"default", K.Default}};
+}
+
+} // namespace
+
+json::Value toJSON(const AffineExpr &E) {
+  json::Object Coeffs;
+  for (const auto &[Var, C] : E.coefficients())
+    Coeffs[Var] = C.str();
+  return json::Object{{"text", E.str()},
+                      {"coefficients", std::move(Coeffs)},
+                      {"constant", E.constantPart().str()}};
+}
+
+json::Value toJSON(const KernelModel &M) {
+  return json::Object{{"file", M.File},
+                      {"gpu_arch", M.GpuArch},
+                      {"cuda", json::Object{{"root", M.CudaRoot},
+                                            {"version", M.CudaVersion}}},
+                      {"kernels", arrayOf(M.Kernels)},
+                      {"knobs", arrayOf(M.Knobs)}};
+}
+
+} // namespace cro

@@ -1,0 +1,259 @@
+#include "cro/Frontend/CompileArgs.h"
+#include "llvm/ADT/StringExtras.h"
+#include "cro/Support/ToolError.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace cro {
+
+std::optional<std::string> normalizeGpuArch(StringRef Arch) {
+  Arch = Arch.trim();
+  if (Arch.consume_front("sm_") || Arch.consume_front("compute_") ||
+      Arch.consume_front("lto_")) {
+  }
+  if (Arch.empty() || !isDigit(Arch.front()))
+    return std::nullopt;
+  StringRef Digits = Arch.take_while(isDigit);
+  StringRef Suffix = Arch.drop_front(Digits.size());
+  if (!(Suffix.empty() || Suffix == "a" || Suffix == "f"))
+    return std::nullopt;
+  return ("sm_" + Digits + Suffix).str();
+}
+
+namespace {
+
+/// How a recognised flag maps to Clang.
+enum class FlagKind {
+  Include,       // -I
+  SystemInclude, // -isystem
+  QuoteInclude,  // -iquote
+  AfterInclude,  // -idirafter
+  Define,        // -D
+  Undefine,      // -U
+  PreInclude,    // -include
+  Std,           // -std=
+  Arch,          // -arch / --cuda-gpu-arch
+  GenCode,       // -gencode arch=...,code=...
+  SkipWithValue, // a flag whose value is the next argument, dropped
+  Unknown,
+};
+
+struct FlagSpelling {
+  StringRef Name;
+  FlagKind Kind;
+};
+
+// Spelling -> kind. Order matters for prefixes: longer spellings first.
+const FlagSpelling NvccFlags[] = {
+    {"--cuda-gpu-arch", FlagKind::Arch}, // users may pass Clang's spelling
+    {"--offload-arch", FlagKind::Arch},
+    {"--include-path", FlagKind::Include},
+    {"--system-include", FlagKind::SystemInclude},
+    {"--define-macro", FlagKind::Define},
+    {"--undefine-macro", FlagKind::Undefine},
+    {"--pre-include", FlagKind::PreInclude},
+    {"--gpu-architecture", FlagKind::Arch},
+    {"--generate-code", FlagKind::GenCode},
+    {"-gencode", FlagKind::GenCode},
+    {"--std", FlagKind::Std},
+    {"-std", FlagKind::Std},
+    {"-arch", FlagKind::Arch},
+    {"-isystem", FlagKind::SystemInclude},
+    {"-iquote", FlagKind::QuoteInclude},
+    {"-idirafter", FlagKind::AfterInclude},
+    {"-include", FlagKind::PreInclude},
+    {"-I", FlagKind::Include},
+    {"-D", FlagKind::Define},
+    {"-U", FlagKind::Undefine},
+};
+
+const FlagSpelling GccFlags[] = {
+    {"--cuda-gpu-arch", FlagKind::Arch},
+    {"--offload-arch", FlagKind::Arch},
+    {"-isystem", FlagKind::SystemInclude},
+    {"-iquote", FlagKind::QuoteInclude},
+    {"-idirafter", FlagKind::AfterInclude},
+    {"-include", FlagKind::PreInclude},
+    {"-std", FlagKind::Std},
+    {"-I", FlagKind::Include},
+    {"-D", FlagKind::Define},
+    {"-U", FlagKind::Undefine},
+};
+
+// nvcc flags whose value is a separate argument (dropped with the flag).
+bool nvccTakesValue(StringRef Flag) {
+  return StringSwitch<bool>(Flag)
+      .Cases({"-o", "--output-file", "-ccbin", "--compiler-bindir"}, true)
+      .Cases({"-Xcompiler", "--compiler-options", "-Xptxas",
+              "--ptxas-options", "-Xlinker", "--linker-options"},
+             true)
+      .Cases({"-Xnvlink", "--nvlink-options", "-Xarchive",
+              "--archive-options", "-maxrregcount", "--maxrregcount"},
+             true)
+      .Cases({"-MF", "-MT", "-MQ", "-x", "--x", "-l", "-L", "-code", "--gpu-code"},
+             true)
+      .Cases({"-t", "--threads", "-rdc", "--relocatable-device-code", "-odir",
+              "--output-directory"},
+             true)
+      .Default(false);
+}
+
+bool gccTakesValue(StringRef Flag) {
+  return StringSwitch<bool>(Flag)
+      .Cases({"-o", "-MF", "-MT", "-MQ", "-x", "-Xclang", "-Xlinker",
+              "-target", "--target"},
+             true)
+      .Default(false);
+}
+
+const char *clangSpelling(FlagKind K) {
+  switch (K) {
+  case FlagKind::Include:
+    return "-I";
+  case FlagKind::SystemInclude:
+    return "-isystem";
+  case FlagKind::QuoteInclude:
+    return "-iquote";
+  case FlagKind::AfterInclude:
+    return "-idirafter";
+  case FlagKind::Define:
+    return "-D";
+  case FlagKind::Undefine:
+    return "-U";
+  case FlagKind::PreInclude:
+    return "-include";
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace
+
+TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
+  TranslatedArgs Out;
+  ArrayRef<FlagSpelling> Table =
+      IsNvcc ? ArrayRef<FlagSpelling>(NvccFlags) : ArrayRef<FlagSpelling>(GccFlags);
+  auto NoteArch = [&](StringRef Value) {
+    if (!Out.GpuArch)
+      Out.GpuArch = normalizeGpuArch(Value);
+  };
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    const FlagSpelling *Match = nullptr;
+    StringRef Value;
+    bool Separate = false;
+    for (const FlagSpelling &F : Table) {
+      if (!A.starts_with(F.Name))
+        continue;
+      StringRef Rest = A.drop_front(F.Name.size());
+      bool ShortJoined = F.Name.size() == 2; // -I/-D/-U may be glued
+      if (Rest.empty()) {
+        Separate = true;
+      } else if (Rest.front() == '=') {
+        Value = Rest.drop_front();
+      } else if (ShortJoined) {
+        Value = Rest;
+      } else {
+        continue; // e.g. "-includeX" is not "-include"
+      }
+      Match = &F;
+      break;
+    }
+    if (Match && Separate) {
+      if (I + 1 >= Args.size()) {
+        Out.Dropped.push_back(A.str());
+        break;
+      }
+      Value = Args[++I];
+    }
+    if (!Match) {
+      bool TakesValue = IsNvcc ? nvccTakesValue(A) : gccTakesValue(A);
+      Out.Dropped.push_back(A.str());
+      if (TakesValue && I + 1 < Args.size())
+        Out.Dropped.push_back(Args[++I]);
+      continue;
+    }
+    switch (Match->Kind) {
+    case FlagKind::Std:
+      Out.Args.push_back(("-std=" + Value).str());
+      break;
+    case FlagKind::Arch: {
+      // nvcc accepts lists: -arch=sm_80,sm_90
+      SmallVector<StringRef, 4> Parts;
+      Value.split(Parts, ',');
+      for (StringRef P : Parts)
+        NoteArch(P);
+      break;
+    }
+    case FlagKind::GenCode: {
+      // arch=compute_90,code=sm_90 or code=[sm_80,sm_90]
+      SmallVector<StringRef, 4> Parts;
+      Value.split(Parts, ',');
+      for (StringRef P : Parts) {
+        P = P.trim("[] ");
+        if (P.consume_front("code=") || P.consume_front("arch="))
+          NoteArch(P.trim("[] "));
+        else
+          NoteArch(P);
+      }
+      break;
+    }
+    default:
+      Out.Args.push_back(clangSpelling(Match->Kind));
+      Out.Args.push_back(Value.str());
+      break;
+    }
+  }
+  return Out;
+}
+
+Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
+                                                     StringRef File) {
+  std::string Err;
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB =
+      clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir, Err);
+  if (!DB)
+    return makeToolError(ExitCode::BadBuildConfig,
+                         "cannot load compile_commands.json from '" + BuildDir +
+                             "': " + Err);
+  std::vector<clang::tooling::CompileCommand> Cmds =
+      DB->getCompileCommands(File);
+  if (Cmds.empty())
+    return makeToolError(ExitCode::BadBuildConfig,
+                         "compile_commands.json in '" + BuildDir +
+                             "' has no entry for '" + File + "'");
+  const clang::tooling::CompileCommand &Cmd = Cmds.front();
+  if (Cmd.CommandLine.empty())
+    return makeToolError(ExitCode::BadBuildConfig,
+                         "empty compile command for '" + File + "'");
+  StringRef Compiler = sys::path::filename(Cmd.CommandLine.front());
+  bool IsNvcc = Compiler.contains("nvcc");
+  // Drop argv[0] and the source file itself.
+  std::vector<std::string> Rest;
+  for (size_t I = 1; I < Cmd.CommandLine.size(); ++I) {
+    const std::string &A = Cmd.CommandLine[I];
+    if (A == Cmd.Filename || A == File)
+      continue;
+    // Relative include paths are relative to the entry's directory.
+    Rest.push_back(A);
+  }
+  TranslatedArgs T = translateCompilerArgs(Rest, IsNvcc);
+  for (size_t I = 0; I + 1 < T.Args.size(); ++I) {
+    StringRef Flag = T.Args[I];
+    if (Flag != "-I" && Flag != "-isystem" && Flag != "-iquote" &&
+        Flag != "-idirafter" && Flag != "-include")
+      continue;
+    std::string &Path = T.Args[++I];
+    if (!sys::path::is_absolute(Path)) {
+      SmallString<256> Abs(Cmd.Directory);
+      sys::path::append(Abs, Path);
+      Path = Abs.str().str();
+    }
+  }
+  return T;
+}
+
+} // namespace cro

@@ -1,0 +1,50 @@
+#include "cro/Frontend/LocalGpu.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+using namespace llvm;
+
+namespace cro {
+
+std::optional<LocalGpu> parseNvidiaSmiLine(StringRef Line) {
+  SmallVector<StringRef, 3> Fields;
+  Line.trim().split(Fields, ',');
+  if (Fields.size() < 2)
+    return std::nullopt;
+  StringRef Cap = Fields[1].trim();
+  auto [Major, Minor] = Cap.split('.');
+  unsigned Maj, Min;
+  if (Major.getAsInteger(10, Maj) || Minor.getAsInteger(10, Min))
+    return std::nullopt;
+  LocalGpu G;
+  G.Name = Fields[0].trim().str();
+  G.Arch = "sm_" + std::to_string(Maj) + std::to_string(Min);
+  if (Fields.size() > 2)
+    G.Driver = Fields[2].trim().str();
+  return G;
+}
+
+std::optional<LocalGpu> probeLocalGpu() {
+  ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi");
+  if (!Smi)
+    return std::nullopt;
+  SmallString<128> OutPath;
+  if (sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", OutPath))
+    return std::nullopt;
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
+                                          StringRef("")};
+  StringRef Args[] = {*Smi, "--query-gpu=name,compute_cap,driver_version",
+                      "--format=csv,noheader"};
+  int RC = sys::ExecuteAndWait(*Smi, Args, std::nullopt, Redirects,
+                               /*SecondsToWait=*/20);
+  std::optional<LocalGpu> Result;
+  if (RC == 0)
+    if (auto Buf = MemoryBuffer::getFile(OutPath))
+      Result = parseNvidiaSmiLine((*Buf)->getBuffer().split('\n').first);
+  sys::fs::remove(OutPath);
+  return Result;
+}
+
+} // namespace cro

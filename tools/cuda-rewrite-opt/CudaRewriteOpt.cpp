@@ -1,0 +1,238 @@
+//===- CudaRewriteOpt.cpp - the cuda-rewrite-opt command line -------------===//
+//
+// A thin driver: options in, library calls, exit codes out (docs/usage.md).
+//
+//===----------------------------------------------------------------------===//
+#include "cro/Analysis/ModelBuilder.h"
+#include "cro/Analysis/ModelJSON.h"
+#include "cro/Frontend/Frontend.h"
+#include "cro/Frontend/LocalGpu.h"
+#include "cro/Support/AtomicFile.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace cro;
+
+namespace {
+
+cl::OptionCategory Category("cuda-rewrite-opt options");
+
+cl::opt<std::string> InputFile(cl::Positional, cl::desc("<kernel.cu>"),
+                               cl::cat(Category));
+cl::opt<bool> Analyze("analyze",
+                      cl::desc("Print the kernel model as JSON and exit"),
+                      cl::cat(Category));
+cl::opt<std::string> OutputFile("o", cl::desc("Write the result to <file>"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::list<std::string> Kernels("kernel",
+                              cl::desc("Only consider this kernel (repeatable; "
+                                       "qualified or plain name)"),
+                              cl::value_desc("name"), cl::cat(Category));
+cl::opt<std::string> BuildPath("p",
+                               cl::desc("Directory containing "
+                                        "compile_commands.json"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> CudaPath("cuda-path",
+                              cl::desc("CUDA toolkit root (default: CUDA_HOME, "
+                                       "CUDA_PATH, nvcc on PATH, "
+                                       "/usr/local/cuda)"),
+                              cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> GpuArch("cuda-gpu-arch",
+                             cl::desc("GPU architecture to parse for, e.g. "
+                                      "sm_90 (default: the local GPU's, else "
+                                      "sm_90)"),
+                             cl::value_desc("sm_XX"), cl::cat(Category));
+
+void printVersion(raw_ostream &OS) {
+  OS << "cuda-rewrite-opt " << CRO_VERSION << " (Clang 22 frontend)\n";
+}
+
+/// Keeps only the kernels named by --kernel; an unknown name is an error.
+Error filterKernels(KernelModel &M) {
+  if (Kernels.empty())
+    return Error::success();
+  StringSet<> Wanted;
+  for (const std::string &K : Kernels)
+    Wanted.insert(K);
+  auto Matches = [&](const KernelInfo &K) {
+    StringRef Plain = StringRef(K.Name).rsplit("::").second;
+    if (Plain.empty())
+      Plain = K.Name;
+    return Wanted.count(K.Name) || Wanted.count(Plain);
+  };
+  for (const std::string &W : Kernels) {
+    bool Found = false;
+    for (const KernelInfo &K : M.Kernels) {
+      StringRef Plain = StringRef(K.Name).rsplit("::").second;
+      if (K.Name == W || (Plain.empty() ? K.Name == W : Plain == W))
+        Found = true;
+    }
+    if (!Found) {
+      std::string Names;
+      for (const KernelInfo &K : M.Kernels)
+        Names += (Names.empty() ? "" : ", ") + K.Name;
+      return makeToolError(ExitCode::UnknownKernel,
+                           "no kernel named '" + W + "' in '" + M.File +
+                               "' (kernels: " + Names + ")");
+    }
+  }
+  std::vector<KernelInfo> Kept;
+  for (KernelInfo &K : M.Kernels)
+    if (Matches(K))
+      Kept.push_back(std::move(K));
+  M.Kernels = std::move(Kept);
+  return Error::success();
+}
+
+std::string describeDim3(const LaunchDim3 &D) {
+  std::string S;
+  for (const ValueOrigin &V : D.Dims) {
+    if (V.Kind == "default")
+      continue;
+    if (!S.empty())
+      S += " x ";
+    S += V.Text.empty() ? "1" : V.Text;
+    if (V.Kind == "macro" || V.Kind == "constant" || V.Kind == "literal" ||
+        V.Kind == "constant-expr") {
+      if (V.Value && V.Kind != "literal")
+        S += " (=" + std::to_string(*V.Value) + ")";
+    } else {
+      S += " [" + V.Kind + "]";
+    }
+    if (V.Derived)
+      S += " [" + V.Derived->Form + " of " + V.Derived->Extent +
+           (V.Derived->BlockDim.empty() ? "" : " by block." + V.Derived->BlockDim) +
+           "]";
+  }
+  return S;
+}
+
+/// The human-readable summary printed when no --analyze is given.
+void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
+                  raw_ostream &OS) {
+  OS << M.File << ": " << M.Kernels.size() << " kernel"
+     << (M.Kernels.size() == 1 ? "" : "s") << " (parsed for " << M.GpuArch
+     << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion)
+     << ")\n";
+  for (const KernelInfo &K : M.Kernels) {
+    OS << "\n  " << K.Name << "  at " << K.Location << "\n";
+    OS << "    launches: " << K.Launches.size() << "\n";
+    for (const LaunchSite &L : K.Launches)
+      OS << "      " << L.Location << "  grid " << describeDim3(L.Grid)
+         << ", block " << describeDim3(L.Block)
+         << (L.LoopDepth ? "  (in a loop)" : "") << "\n";
+    unsigned Affine = 0;
+    for (const AccessInfo &A : K.Accesses) {
+      bool All = true;
+      for (const IndexInfo &I : A.Indices)
+        All &= I.Affine;
+      Affine += All;
+    }
+    OS << "    loops: " << K.Loops.size() << ", memory accesses: "
+       << K.Accesses.size() << " (" << Affine << " affine)"
+       << ", shared arrays: " << K.SharedArrays.size() << "\n";
+    OS << "    block size: "
+       << (K.BlockDimUses.empty() ? "body does not read blockDim"
+                                  : "body reads blockDim")
+       << ", " << K.Couplings.size() << " coupled constant use"
+       << (K.Couplings.size() == 1 ? "" : "s") << ", "
+       << K.HardcodedSize.size() << " hard-coded literal"
+       << (K.HardcodedSize.size() == 1 ? "" : "s") << "\n";
+  }
+  OS << "\n";
+  if (Gpu)
+    OS << "GPU: " << Gpu->Name << " (" << Gpu->Arch
+       << "). Measuring and searching variants is not available in this "
+          "version: nothing was measured.\n";
+  else
+    OS << "GPU: none found on this machine. Nothing was measured: timing and "
+          "verifying variants needs an NVIDIA GPU. The analysis above is "
+          "complete.\n";
+  OS << "Use --analyze for the full model as JSON.\n";
+}
+
+int run(int argc, char **argv) {
+  // Arguments after `--` are compiler flags for the parse, not our options.
+  std::vector<const char *> OwnArgs;
+  std::vector<std::string> CompilerArgs;
+  bool AfterDashDash = false;
+  for (int I = 0; I < argc; ++I) {
+    if (!AfterDashDash && StringRef(argv[I]) == "--") {
+      AfterDashDash = true;
+      continue;
+    }
+    if (AfterDashDash)
+      CompilerArgs.push_back(argv[I]);
+    else
+      OwnArgs.push_back(argv[I]);
+  }
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  std::string ParseErrors;
+  raw_string_ostream ErrOS(ParseErrors);
+  if (!cl::ParseCommandLineOptions(
+          OwnArgs.size(), OwnArgs.data(),
+          "cuda-rewrite-opt: analyze and rewrite CUDA kernels\n\n"
+          "  cuda-rewrite-opt kernel.cu [--analyze] [-- <compiler flags>]\n",
+          &ErrOS)) {
+    errs() << ParseErrors;
+    errs() << "cuda-rewrite-opt: see --help for usage\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (InputFile.empty()) {
+    errs() << "cuda-rewrite-opt: error: no input file (usage: "
+              "cuda-rewrite-opt kernel.cu [--analyze])\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (!OutputFile.empty() && !Analyze) {
+    errs() << "cuda-rewrite-opt: error: -o needs --analyze in this version "
+              "(writing optimized variants needs the search, which is not "
+              "available yet)\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+
+  FrontendOptions Opts;
+  Opts.InputFile = InputFile;
+  Opts.BuildPath = BuildPath;
+  Opts.ExtraArgs = CompilerArgs;
+  Opts.CudaPath = CudaPath;
+  Opts.GpuArch = GpuArch;
+  Expected<std::unique_ptr<ParsedFile>> Parsed = parseCudaFile(Opts, errs());
+  if (!Parsed)
+    return reportAndGetExitCode(Parsed.takeError(), errs());
+
+  KernelModel Model = buildKernelModel(**Parsed, InputFile);
+  if (Model.Kernels.empty())
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::NoKernels,
+                      "no __global__ function is defined in '" + InputFile +
+                          "'; nothing to analyze"),
+        errs());
+  if (Error E = filterKernels(Model))
+    return reportAndGetExitCode(std::move(E), errs());
+
+  if (Analyze) {
+    std::string JSON = formatv("{0:2}", toJSON(Model)).str() + "\n";
+    if (OutputFile.empty() || OutputFile == "-") {
+      outs() << JSON;
+      return 0;
+    }
+    if (Error E = writeFileAtomically(OutputFile, JSON))
+      return reportAndGetExitCode(std::move(E), errs());
+    return 0;
+  }
+  printSummary(Model, probeLocalGpu(), outs());
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  return run(argc, argv);
+}
