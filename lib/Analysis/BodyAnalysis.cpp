@@ -530,7 +530,7 @@ public:
   std::set<int64_t> Values;
 
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
-    TraverseStmt(S->getInit());
+    withContext("loop-init", [&] { TraverseStmt(S->getInit()); });
     withContext("loop-bound", [&] { TraverseStmt(S->getCond()); });
     withContext("loop-step", [&] { TraverseStmt(S->getInc()); });
     TraverseStmt(S->getBody());
@@ -617,8 +617,11 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
       else if (V.Kind == "constant")
         F.Constants.insert(V.Symbol);
       if (V.Value && V.Kind != "default") {
-        if (*V.Value >= 8)
+        // The size itself, and size - 1 (the last thread: `buf[255 - tid]`).
+        if (*V.Value >= 8) {
           F.Values.insert(*V.Value);
+          F.Values.insert(*V.Value - 1);
+        }
         Total *= *V.Value;
       } else if (V.Kind != "default") {
         AllKnown = false;

@@ -107,9 +107,9 @@ Expected<CudaToolkit> findCudaToolkit(StringRef ExplicitPath,
       return makeToolkit(Root, "nvcc on PATH");
     Tried.push_back("nvcc at " + Real.str().str());
   }
-  if (isCudaToolkitRoot("/usr/local/cuda"))
-    return makeToolkit("/usr/local/cuda", "default");
-  Tried.push_back("/usr/local/cuda");
+  if (isCudaToolkitRoot(Env.DefaultRoot))
+    return makeToolkit(Env.DefaultRoot, "default");
+  Tried.push_back(Env.DefaultRoot);
   std::string Msg = "CUDA toolkit not found (tried";
   for (const std::string &T : Tried)
     Msg += " " + T + ",";

@@ -29,6 +29,10 @@ Expected<ResourceHeaders> ResourceHeaders::fromBlob(StringRef Blob) {
   if (Blob.size() < 16 || !Blob.starts_with("CRORES01"))
     return corrupt("bad header");
   uint64_t RawSize = readLE(Blob, 8, 8);
+  // Clang's headers are ~16 MB; never trust a size field enough to allocate
+  // gigabytes for it.
+  if (RawSize > (uint64_t(256) << 20))
+    return corrupt("implausible size " + Twine(RawSize));
   SmallVector<uint8_t, 0> Out;
   if (Error E = compression::zstd::decompress(
           arrayRefFromStringRef(Blob.drop_front(16)), Out, RawSize))

@@ -11,6 +11,7 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -193,6 +194,13 @@ int run(int argc, char **argv) {
     errs() << "cuda-rewrite-opt: error: -o needs --analyze in this version "
               "(writing optimized variants needs the search, which is not "
               "available yet)\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+
+  if (!OutputFile.empty() && OutputFile != "-" &&
+      sys::fs::equivalent(OutputFile, InputFile)) {
+    errs() << "cuda-rewrite-opt: error: the output file is the input file '"
+           << InputFile << "'; refusing to overwrite it\n";
     return static_cast<int>(ExitCode::Usage);
   }
 

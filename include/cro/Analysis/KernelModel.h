@@ -139,12 +139,13 @@ struct SharedArrayInfo {
 };
 
 /// A use, in a kernel's body, of a compile-time value that also sets the
-/// block size at a launch (or, for hard-coded literals, equals it).
+/// block size at a launch (or, for hard-coded literals, equals it or it - 1).
 struct BlockCoupling {
   std::string Symbol; ///< macro/constant/template parameter, or the literal
   std::string Kind;   ///< "macro", "constant", "template-param", "literal"
   std::string Location;
-  /// "shared-array-extent", "loop-bound", "loop-step", "index", "other".
+  /// "shared-array-extent", "loop-init", "loop-bound", "loop-step",
+  /// "index", "other".
   std::string Context;
   std::optional<int64_t> Value;
 };

@@ -20,11 +20,13 @@ struct CudaToolkit {
 struct CudaSearchEnvironment {
   std::function<std::optional<std::string>(llvm::StringRef)> GetEnv;
   std::function<std::optional<std::string>(llvm::StringRef)> FindProgram;
+  std::string DefaultRoot = "/usr/local/cuda";
   static CudaSearchEnvironment process();
 };
 
 /// Finds the toolkit, in this order: ExplicitPath (--cuda-path), $CUDA_HOME,
-/// $CUDA_PATH, the toolkit holding `nvcc` on PATH, /usr/local/cuda. A
+/// $CUDA_PATH, the toolkit holding `nvcc` on PATH, Env.DefaultRoot
+/// (/usr/local/cuda). A
 /// directory counts as a toolkit when it has include/cuda_runtime.h. An
 /// explicit path that is not a toolkit is an error (it is never skipped
 /// silently); so is finding nothing (ExitCode::CudaNotFound).

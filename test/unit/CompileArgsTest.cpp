@@ -1,0 +1,56 @@
+#include "cro/Frontend/CompileArgs.h"
+#include "gtest/gtest.h"
+
+using namespace cro;
+using Args = std::vector<std::string>;
+
+TEST(CompileArgs, NvccFlagsThatAffectParsingAreKept) {
+  TranslatedArgs T = translateCompilerArgs(
+      {"-O3", "-I", "inc", "--include-path=/opt/x", "-DFOO=1",
+       "--define-macro", "BAR", "-UBAZ", "-isystem", "/sys", "-std=c++17",
+       "--pre-include", "pre.h", "-Xcompiler", "-fPIC", "-o", "k.o", "-c",
+       "--expt-relaxed-constexpr", "-lineinfo"},
+      /*IsNvcc=*/true);
+  EXPECT_EQ(T.Args, (Args{"-I", "inc", "-I", "/opt/x", "-D", "FOO=1", "-D",
+                          "BAR", "-U", "BAZ", "-isystem", "/sys",
+                          "-std=c++17", "-include", "pre.h"}));
+  // -Xcompiler's and -o's values are dropped with them, not kept as inputs.
+  EXPECT_EQ(T.Dropped, (Args{"-O3", "-Xcompiler", "-fPIC", "-o", "k.o", "-c",
+                             "--expt-relaxed-constexpr", "-lineinfo"}));
+  EXPECT_FALSE(T.GpuArch.has_value());
+}
+
+TEST(CompileArgs, NvccArchitectureSpellings) {
+  EXPECT_EQ(translateCompilerArgs({"-arch=sm_80"}, true).GpuArch, "sm_80");
+  EXPECT_EQ(translateCompilerArgs({"-arch", "sm_86"}, true).GpuArch, "sm_86");
+  EXPECT_EQ(translateCompilerArgs({"-gencode", "arch=compute_90,code=sm_90"},
+                                  true)
+                .GpuArch,
+            "sm_90");
+  EXPECT_EQ(translateCompilerArgs({"--generate-code=arch=compute_90a,code=[sm_90a]"},
+                                  true)
+                .GpuArch,
+            "sm_90a");
+  EXPECT_EQ(translateCompilerArgs({"-arch=native"}, true).GpuArch, std::nullopt);
+  EXPECT_EQ(translateCompilerArgs({"--cuda-gpu-arch=sm_100"}, true).GpuArch,
+            "sm_100");
+}
+
+TEST(CompileArgs, GccStyleCommandLines) {
+  TranslatedArgs T = translateCompilerArgs(
+      {"-Iinclude", "-DN=4", "-O2", "-Wall", "-MF", "dep.d", "-std=gnu++17",
+       "--cuda-gpu-arch=sm_75", "-include", "forced.h"},
+      /*IsNvcc=*/false);
+  EXPECT_EQ(T.Args, (Args{"-I", "include", "-D", "N=4", "-std=gnu++17",
+                          "-include", "forced.h"}));
+  EXPECT_EQ(T.GpuArch, "sm_75");
+}
+
+TEST(CompileArgs, NormalizeGpuArch) {
+  EXPECT_EQ(normalizeGpuArch("sm_90"), "sm_90");
+  EXPECT_EQ(normalizeGpuArch("compute_80"), "sm_80");
+  EXPECT_EQ(normalizeGpuArch("90"), "sm_90");
+  EXPECT_EQ(normalizeGpuArch("sm_90a"), "sm_90a");
+  EXPECT_EQ(normalizeGpuArch("all-major"), std::nullopt);
+  EXPECT_EQ(normalizeGpuArch("sm_9x"), std::nullopt);
+}
