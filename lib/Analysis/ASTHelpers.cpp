@@ -36,8 +36,8 @@ SourceSpan SourceText::span(SourceRange R) const {
     return S;
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange CR = SM.getExpansionRange(R);
-  SourceLocation End = Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM,
-                                                  Ctx.getLangOpts());
+  SourceLocation End =
+      Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
   if (!CR.isTokenRange())
     End = CR.getEnd();
   S.Begin = location(CR.getBegin());
@@ -125,8 +125,8 @@ std::optional<std::string> cudaBuiltinName(const Expr *E) {
   const auto *POE = dyn_cast_or_null<PseudoObjectExpr>(E);
   if (!POE)
     return std::nullopt;
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(
-      POE->getSyntacticForm()->IgnoreParens());
+  const auto *Prop =
+      dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
   if (!Prop)
     return std::nullopt;
   const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();

@@ -14,8 +14,8 @@ AffineBuilder::Result AffineBuilder::build(const Expr *E) {
   Result R;
   R.Form = visit(E, 0);
   if (!R.Form)
-    R.Reason = FailReason.empty() ? "index not affine: " + Text.text(E)
-                                  : FailReason;
+    R.Reason =
+        FailReason.empty() ? "index not affine: " + Text.text(E) : FailReason;
   return R;
 }
 
@@ -60,8 +60,9 @@ std::optional<AffineExpr> AffineBuilder::visit(const Expr *E, unsigned Depth) {
       if (Op == BO_Sub)
         return *L - *R;
       if (Op == BO_Shl) {
-        std::optional<int64_t> Sh =
-            R->hasVariables() ? std::nullopt : R->constantPart().constantValue();
+        std::optional<int64_t> Sh = R->hasVariables()
+                                        ? std::nullopt
+                                        : R->constantPart().constantValue();
         if (!Sh || *Sh < 0 || *Sh > 62)
           return fail(E, "shift by a non-constant amount");
         return L->scaled(SymPoly::constant(int64_t(1) << *Sh));

@@ -50,7 +50,9 @@ SymPoly SymPoly::negate() const {
   return R;
 }
 
-SymPoly SymPoly::operator-(const SymPoly &O) const { return *this + O.negate(); }
+SymPoly SymPoly::operator-(const SymPoly &O) const {
+  return *this + O.negate();
+}
 
 SymPoly SymPoly::operator*(const SymPoly &O) const {
   SymPoly R;

@@ -72,10 +72,14 @@ public:
                KernelInfo &Info)
       : Text(Text), Info(Info), Affine(Text, Kernel) {}
 
-  void run(const Stmt *Body) { TraverseStmt(const_cast<Stmt *>(Body)); finish(); }
+  void run(const Stmt *Body) {
+    TraverseStmt(const_cast<Stmt *>(Body));
+    finish();
+  }
 
   // --- loops ---------------------------------------------------------------
-  bool TraverseAttributedStmt(AttributedStmt *S, DataRecursionQueue * = nullptr) {
+  bool TraverseAttributedStmt(AttributedStmt *S,
+                              DataRecursionQueue * = nullptr) {
     for (const Attr *A : S->getAttrs())
       if (isa<LoopHintAttr>(A))
         UnrollHinted.insert(S->getSubStmt());
@@ -221,13 +225,14 @@ private:
       if (DS->isSingleDecl())
         if ((Var = dyn_cast<VarDecl>(DS->getSingleDecl())))
           InitE = Var->getInit();
-    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S->getInit())) {
+    } else if (const auto *BO =
+                   dyn_cast_or_null<BinaryOperator>(S->getInit())) {
       if (BO->getOpcode() == BO_Assign && (Var = refVar(BO->getLHS())))
         InitE = BO->getRHS();
     }
     // Without an init, the variable compared in the condition.
-    const auto *Cond =
-        dyn_cast_or_null<BinaryOperator>(S->getCond() ? S->getCond()->IgnoreParenImpCasts() : nullptr);
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        S->getCond() ? S->getCond()->IgnoreParenImpCasts() : nullptr);
     if (!Var && Cond)
       Var = refVar(Cond->getLHS());
     if (!Var)
@@ -275,9 +280,10 @@ private:
             L.StepKind = "geometric";
             break;
           case BO_Assign:
-            if (const auto *Sum =
-                    dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-                Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
+            if (const auto *Sum = dyn_cast<BinaryOperator>(
+                    BO->getRHS()->IgnoreParenImpCasts());
+                Sum &&
+                (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
                 refVar(Sum->getLHS()) == Var) {
               StepE = Sum->getRHS();
               StepSign = Sum->getOpcode() == BO_Sub ? -1 : 1;
@@ -301,7 +307,9 @@ private:
         std::string T = Text.text(StepE);
         bool Block = T.find("blockDim") != std::string::npos;
         bool Grid = T.find("gridDim") != std::string::npos;
-        L.StepKind = Block && Grid ? "grid-stride" : Block ? "block-stride" : "runtime";
+        L.StepKind = Block && Grid ? "grid-stride"
+                     : Block       ? "block-stride"
+                                   : "runtime";
       }
     }
     // Constant trip count.
@@ -338,14 +346,15 @@ private:
 
   /// The pointer parameter E points into: `p`, `p + i`, `&p[i]`, or a local
   /// alias of one of those.
-  const ParmVarDecl *pointerParamOf(const Expr *E, const Expr **Offset = nullptr) {
+  const ParmVarDecl *pointerParamOf(const Expr *E,
+                                    const Expr **Offset = nullptr) {
     if (!E)
       return nullptr;
     E = stripCasts(E);
     if (const auto *UO = dyn_cast<UnaryOperator>(E);
         UO && UO->getOpcode() == UO_AddrOf)
-      if (const auto *AS =
-              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParenImpCasts())) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(
+              UO->getSubExpr()->IgnoreParenImpCasts())) {
         if (Offset)
           *Offset = AS->getIdx();
         return pointerParamOf(AS->getBase());
@@ -504,7 +513,10 @@ private:
       if (!P.EscapeReason.empty())
         P.Access = "unknown";
       else
-        P.Access = Read && Write ? "readwrite" : Read ? "read" : Write ? "write" : "none";
+        P.Access = Read && Write ? "readwrite"
+                   : Read        ? "read"
+                   : Write       ? "write"
+                                 : "none";
     }
   }
 
@@ -524,7 +536,8 @@ class CouplingFinder : public RecursiveASTVisitor<CouplingFinder> {
   using Base = RecursiveASTVisitor<CouplingFinder>;
 
 public:
-  CouplingFinder(const SourceText &Text, KernelInfo &Info) : Text(Text), Info(Info) {}
+  CouplingFinder(const SourceText &Text, KernelInfo &Info)
+      : Text(Text), Info(Info) {}
 
   StringSet<> Macros, Constants, TemplateParams;
   std::set<int64_t> Values;
@@ -566,7 +579,8 @@ public:
     const ValueDecl *D = E->getDecl();
     std::string Name = D->getNameAsString();
     if (isa<NonTypeTemplateParmDecl>(D) && TemplateParams.count(Name))
-      add(Info.Couplings, Name, "template-param", E->getLocation(), std::nullopt);
+      add(Info.Couplings, Name, "template-param", E->getLocation(),
+          std::nullopt);
     else if (const auto *VD = dyn_cast<VarDecl>(D);
              VD && !VD->hasLocalStorage() && Constants.count(Name))
       add(Info.Couplings, Name, "constant", E->getLocation(),
@@ -587,7 +601,8 @@ private:
     for (const BlockCoupling &C : Into)
       if (C.Location == Where && C.Symbol == Symbol)
         return;
-    Into.push_back({Symbol, Kind, Where, Context.empty() ? "other" : Context, Value});
+    Into.push_back(
+        {Symbol, Kind, Where, Context.empty() ? "other" : Context, Value});
   }
 
   const SourceText &Text;
@@ -627,10 +642,11 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
         AllKnown = false;
       }
       // Kernel template parameters given the block's value at the launch.
-      for (size_t I = 0; I < L.TemplateArgs.size() && I < Info.TemplateParams.size(); ++I) {
+      for (size_t I = 0;
+           I < L.TemplateArgs.size() && I < Info.TemplateParams.size(); ++I) {
         std::string Arg = normalizeSpelling(L.TemplateArgs[I]);
-        if (V.Kind != "default" &&
-            (Arg == normalizeSpelling(V.Text) || (!V.Symbol.empty() && Arg == V.Symbol)))
+        if (V.Kind != "default" && (Arg == normalizeSpelling(V.Text) ||
+                                    (!V.Symbol.empty() && Arg == V.Symbol)))
           F.TemplateParams.insert(Info.TemplateParams[I].Name);
       }
     }

@@ -23,8 +23,8 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->hasAttr<CUDAGlobalAttr>() ||
-        !FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+        FD->isInvalidDecl())
       return true;
     if (FD->isTemplateInstantiation())
       return true;
@@ -71,7 +71,8 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
     }
     Info.Params.push_back(std::move(PI));
   }
-  if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate()) {
+  if (const FunctionTemplateDecl *FTD =
+          Kernel->getDescribedFunctionTemplate()) {
     for (const NamedDecl *ND : *FTD->getTemplateParameters()) {
       TemplateParamInfo TP;
       TP.Name = ND->getNameAsString();

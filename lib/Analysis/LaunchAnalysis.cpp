@@ -235,7 +235,8 @@ std::string ConfigClassifier::matchBlockDim(const std::string &Term,
     const ValueOrigin &B = Block.Dims[I];
     if (B.Kind == "default")
       continue;
-    if (normalizeSpelling(B.Text) == Term || (!B.Symbol.empty() && B.Symbol == Term))
+    if (normalizeSpelling(B.Text) == Term ||
+        (!B.Symbol.empty() && B.Symbol == Term))
       return Names[I];
     for (const std::string &Via : B.Via)
       if (Via == Term)
@@ -276,7 +277,8 @@ ConfigClassifier::derivation(const Expr *G, const LaunchDim3 &Block) {
       // Helpers such as divUp(n, B), ceil_div(n, B), cdiv(n, B).
       std::string Lower = StringRef(Name).lower();
       if (StringRef(Lower).contains("div") &&
-          (StringRef(Lower).contains("up") || StringRef(Lower).contains("ceil") ||
+          (StringRef(Lower).contains("up") ||
+           StringRef(Lower).contains("ceil") ||
            StringRef(Lower).starts_with("cdiv") ||
            StringRef(Lower).contains("round"))) {
         D.Form = "ceil-div";
@@ -423,7 +425,8 @@ public:
     if (!Config || Config->getNumArgs() < 2)
       return true;
     record(E, E->getCallee(), "triple-chevron", Config->getArg(0),
-           Config->getArg(1), Config->getNumArgs() > 2 ? Config->getArg(2) : nullptr,
+           Config->getArg(1),
+           Config->getNumArgs() > 2 ? Config->getArg(2) : nullptr,
            Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr);
     return true;
   }
@@ -434,8 +437,8 @@ public:
     std::string Name;
     if (const FunctionDecl *FD = E->getDirectCallee())
       Name = FD->getNameAsString();
-    else if (const auto *ULE =
-                 dyn_cast<UnresolvedLookupExpr>(E->getCallee()->IgnoreImplicit()))
+    else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(
+                 E->getCallee()->IgnoreImplicit()))
       Name = ULE->getName().getAsString();
     if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
       return true;

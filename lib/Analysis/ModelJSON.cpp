@@ -39,9 +39,8 @@ json::Value toJSON(const SourceSpan &S) {
 }
 
 json::Value toJSON(const ValueOrigin &V) {
-  json::Object O{{"text", V.Text},
-                 {"kind", V.Kind},
-                 {"value", optInt(V.Value)}};
+  json::Object O{
+      {"text", V.Text}, {"kind", V.Kind}, {"value", optInt(V.Value)}};
   if (!V.Symbol.empty())
     O["symbol"] = V.Symbol;
   if (!V.Via.empty())
@@ -190,11 +189,10 @@ json::Value toJSON(const KernelInfo &K) {
       {"loops", arrayOf(K.Loops)},
       {"accesses", arrayOf(K.Accesses)},
       {"shared_arrays", arrayOf(K.SharedArrays)},
-      {"block_size",
-       json::Object{{"uses_blockDim", !K.BlockDimUses.empty()},
-                    {"blockDim_dims", strings(K.BlockDimUses)},
-                    {"couplings", arrayOf(K.Couplings)},
-                    {"hardcoded", arrayOf(K.HardcodedSize)}}},
+      {"block_size", json::Object{{"uses_blockDim", !K.BlockDimUses.empty()},
+                                  {"blockDim_dims", strings(K.BlockDimUses)},
+                                  {"couplings", arrayOf(K.Couplings)},
+                                  {"hardcoded", arrayOf(K.HardcodedSize)}}},
       {"uses_syncthreads", K.UsesSyncthreads},
       {"uses_warp_intrinsics", K.UsesWarpIntrinsics},
       {"uses_atomics", K.UsesAtomics}};
@@ -220,12 +218,12 @@ json::Value toJSON(const AffineExpr &E) {
 }
 
 json::Value toJSON(const KernelModel &M) {
-  return json::Object{{"file", M.File},
-                      {"gpu_arch", M.GpuArch},
-                      {"cuda", json::Object{{"root", M.CudaRoot},
-                                            {"version", M.CudaVersion}}},
-                      {"kernels", arrayOf(M.Kernels)},
-                      {"knobs", arrayOf(M.Knobs)}};
+  return json::Object{
+      {"file", M.File},
+      {"gpu_arch", M.GpuArch},
+      {"cuda", json::Object{{"root", M.CudaRoot}, {"version", M.CudaVersion}}},
+      {"kernels", arrayOf(M.Kernels)},
+      {"knobs", arrayOf(M.Knobs)}};
 }
 
 } // namespace cro

@@ -1,7 +1,7 @@
 #include "cro/Frontend/CompileArgs.h"
-#include "llvm/ADT/StringExtras.h"
 #include "cro/Support/ToolError.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
@@ -87,14 +87,15 @@ const FlagSpelling GccFlags[] = {
 bool nvccTakesValue(StringRef Flag) {
   return StringSwitch<bool>(Flag)
       .Cases({"-o", "--output-file", "-ccbin", "--compiler-bindir"}, true)
-      .Cases({"-Xcompiler", "--compiler-options", "-Xptxas",
-              "--ptxas-options", "-Xlinker", "--linker-options"},
+      .Cases({"-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options",
+              "-Xlinker", "--linker-options"},
              true)
-      .Cases({"-Xnvlink", "--nvlink-options", "-Xarchive",
-              "--archive-options", "-maxrregcount", "--maxrregcount"},
+      .Cases({"-Xnvlink", "--nvlink-options", "-Xarchive", "--archive-options",
+              "-maxrregcount", "--maxrregcount"},
              true)
-      .Cases({"-MF", "-MT", "-MQ", "-x", "--x", "-l", "-L", "-code", "--gpu-code"},
-             true)
+      .Cases(
+          {"-MF", "-MT", "-MQ", "-x", "--x", "-l", "-L", "-code", "--gpu-code"},
+          true)
       .Cases({"-t", "--threads", "-rdc", "--relocatable-device-code", "-odir",
               "--output-directory"},
              true)
@@ -103,8 +104,8 @@ bool nvccTakesValue(StringRef Flag) {
 
 bool gccTakesValue(StringRef Flag) {
   return StringSwitch<bool>(Flag)
-      .Cases({"-o", "-MF", "-MT", "-MQ", "-x", "-Xclang", "-Xlinker",
-              "-target", "--target"},
+      .Cases({"-o", "-MF", "-MT", "-MQ", "-x", "-Xclang", "-Xlinker", "-target",
+              "--target"},
              true)
       .Default(false);
 }
@@ -134,8 +135,8 @@ const char *clangSpelling(FlagKind K) {
 
 TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
   TranslatedArgs Out;
-  ArrayRef<FlagSpelling> Table =
-      IsNvcc ? ArrayRef<FlagSpelling>(NvccFlags) : ArrayRef<FlagSpelling>(GccFlags);
+  ArrayRef<FlagSpelling> Table = IsNvcc ? ArrayRef<FlagSpelling>(NvccFlags)
+                                        : ArrayRef<FlagSpelling>(GccFlags);
   auto NoteArch = [&](StringRef Value) {
     if (!Out.GpuArch)
       Out.GpuArch = normalizeGpuArch(Value);

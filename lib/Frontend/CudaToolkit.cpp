@@ -1,6 +1,6 @@
 #include "cro/Frontend/CudaToolkit.h"
-#include "llvm/ADT/StringExtras.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"

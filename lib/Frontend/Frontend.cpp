@@ -33,8 +33,8 @@ Error checkInputReadable(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
     return makeToolError(ExitCode::InputUnreadable,
-                         "cannot read '" + Path + "': " +
-                             Buf.getError().message());
+                         "cannot read '" + Path +
+                             "': " + Buf.getError().message());
   return Error::success();
 }
 
@@ -90,8 +90,8 @@ void parseSide(const std::string &File, std::vector<std::string> Args,
     (*Headers)->addTo(*Memory);
   else
     consumeError(Headers.takeError()); // reported by the caller
-  auto Overlay = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
-      vfs::getRealFileSystem());
+  auto Overlay =
+      makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
   Overlay->pushOverlay(Memory);
 
   Args.push_back(SideFlag.str());
@@ -123,8 +123,8 @@ std::string clangSdkVersion(StringRef ToolkitVersion) {
   auto [MajorS, Rest] = ToolkitVersion.split('.');
   unsigned Major = 0, Minor = 0;
   if (MajorS.getAsInteger(10, Major) ||
-      Rest.split('.').first.getAsInteger(10, Minor) ||
-      Major > 12 || (Major == 12 && Minor >= 9))
+      Rest.split('.').first.getAsInteger(10, Minor) || Major > 12 ||
+      (Major == 12 && Minor >= 9))
     return "12.9";
   return std::to_string(Major) + "." + std::to_string(Minor);
 }
@@ -160,15 +160,15 @@ chooseGpuArch(StringRef Explicit, const std::optional<std::string> &FromFlags,
 } // namespace
 
 Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
-                                                     raw_ostream &Diags) {
+                                                    raw_ostream &Diags) {
   if (Error E = checkInputReadable(Opts.InputFile))
     return std::move(E);
   auto Result = std::make_unique<ParsedFile>();
   SmallString<256> Abs(Opts.InputFile);
   if (std::error_code EC = sys::fs::make_absolute(Abs))
-    return makeToolError(ExitCode::InputUnreadable,
-                         "cannot resolve '" + Opts.InputFile +
-                             "': " + EC.message());
+    return makeToolError(ExitCode::InputUnreadable, "cannot resolve '" +
+                                                        Opts.InputFile +
+                                                        "': " + EC.message());
   sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   Result->MainFile = Abs.str().str();
 
@@ -241,10 +241,10 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
     if (NumErrors == 0)
       return makeToolError(ExitCode::ParseError,
                            "Clang could not parse '" + Opts.InputFile + "'");
-    return makeToolError(ExitCode::ParseError,
-                         Twine(NumErrors) + " error" +
-                             (NumErrors == 1 ? "" : "s") + " in '" +
-                             Opts.InputFile + "'; nothing was analyzed");
+    return makeToolError(ExitCode::ParseError, Twine(NumErrors) + " error" +
+                                                   (NumErrors == 1 ? "" : "s") +
+                                                   " in '" + Opts.InputFile +
+                                                   "'; nothing was analyzed");
   }
   Result->Host = std::move(Host.AST);
   Result->Device = std::move(Device.AST);

@@ -1,4 +1,5 @@
 #include "cro/Frontend/ResourceHeaders.h"
+#include "clang/Basic/Version.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Compression.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -83,14 +84,25 @@ StringRef ResourceHeaders::resourceDir() {
   return "/cuda-rewrite-opt-embedded/lib/clang/22";
 }
 
+std::vector<std::string> ResourceHeaders::includeDirs() {
+  return {(resourceDir() + "/include").str(),
+          // Debian's Clang driver ignores -resource-dir for the builtin
+          // include directory and always adds this path (a symlink into
+          // /usr/lib/llvm-22 on a machine with Clang installed, absent on the
+          // GPU machine). Serving the headers there too makes the parse use
+          // the embedded copies everywhere.
+          "/usr/include/clang/" CLANG_VERSION_STRING "/include"};
+}
+
 void ResourceHeaders::addTo(vfs::InMemoryFileSystem &FS) const {
-  for (const auto &[Path, Contents] : Files) {
-    SmallString<256> Full(resourceDir());
-    sys::path::append(Full, "include", Path);
-    FS.addFile(Full, /*ModificationTime=*/0,
-               MemoryBuffer::getMemBuffer(Contents, Full,
-                                          /*RequiresNullTerminator=*/true));
-  }
+  for (const std::string &Dir : includeDirs())
+    for (const auto &[Path, Contents] : Files) {
+      SmallString<256> Full(Dir);
+      sys::path::append(Full, Path);
+      FS.addFile(Full, /*ModificationTime=*/0,
+                 MemoryBuffer::getMemBuffer(Contents, Full,
+                                            /*RequiresNullTerminator=*/true));
+    }
 }
 
 } // namespace cro

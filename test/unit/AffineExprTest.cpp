@@ -18,9 +18,9 @@ TEST(SymPoly, ArithmeticAndPrinting) {
 TEST(AffineExpr, MatmulRowIndex) {
   // row * K + k, with row = blockIdx.y * blockDim.y + threadIdx.y
   SymPoly K = SymPoly::symbol("K");
-  AffineExpr Row = AffineExpr::variable("blockIdx.y").scaled(
-                       SymPoly::symbol("blockDim.y")) +
-                   AffineExpr::variable("threadIdx.y");
+  AffineExpr Row =
+      AffineExpr::variable("blockIdx.y").scaled(SymPoly::symbol("blockDim.y")) +
+      AffineExpr::variable("threadIdx.y");
   AffineExpr Idx = Row.scaled(K) + AffineExpr::variable("k");
   EXPECT_EQ(Idx.coefficient("threadIdx.y").str(), "K");
   EXPECT_EQ(Idx.coefficient("blockIdx.y").str(), "K*blockDim.y");
@@ -40,8 +40,8 @@ TEST(AffineExpr, CancellationRemovesVariables) {
 
 TEST(AffineExpr, StencilOffsetsDifferOnlyInConstant) {
   SymPoly Nx = SymPoly::symbol("nx");
-  AffineExpr Centre = AffineExpr::variable("y").scaled(Nx) +
-                      AffineExpr::variable("x");
+  AffineExpr Centre =
+      AffineExpr::variable("y").scaled(Nx) + AffineExpr::variable("x");
   AffineExpr North = Centre - AffineExpr::constant(Nx);
   AffineExpr Diff = North - Centre;
   EXPECT_FALSE(Diff.hasVariables());

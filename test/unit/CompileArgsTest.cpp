@@ -5,15 +5,30 @@ using namespace cro;
 using Args = std::vector<std::string>;
 
 TEST(CompileArgs, NvccFlagsThatAffectParsingAreKept) {
-  TranslatedArgs T = translateCompilerArgs(
-      {"-O3", "-I", "inc", "--include-path=/opt/x", "-DFOO=1",
-       "--define-macro", "BAR", "-UBAZ", "-isystem", "/sys", "-std=c++17",
-       "--pre-include", "pre.h", "-Xcompiler", "-fPIC", "-o", "k.o", "-c",
-       "--expt-relaxed-constexpr", "-lineinfo"},
-      /*IsNvcc=*/true);
+  TranslatedArgs T = translateCompilerArgs({"-O3",
+                                            "-I",
+                                            "inc",
+                                            "--include-path=/opt/x",
+                                            "-DFOO=1",
+                                            "--define-macro",
+                                            "BAR",
+                                            "-UBAZ",
+                                            "-isystem",
+                                            "/sys",
+                                            "-std=c++17",
+                                            "--pre-include",
+                                            "pre.h",
+                                            "-Xcompiler",
+                                            "-fPIC",
+                                            "-o",
+                                            "k.o",
+                                            "-c",
+                                            "--expt-relaxed-constexpr",
+                                            "-lineinfo"},
+                                           /*IsNvcc=*/true);
   EXPECT_EQ(T.Args, (Args{"-I", "inc", "-I", "/opt/x", "-D", "FOO=1", "-D",
-                          "BAR", "-U", "BAZ", "-isystem", "/sys",
-                          "-std=c++17", "-include", "pre.h"}));
+                          "BAR", "-U", "BAZ", "-isystem", "/sys", "-std=c++17",
+                          "-include", "pre.h"}));
   // -Xcompiler's and -o's values are dropped with them, not kept as inputs.
   EXPECT_EQ(T.Dropped, (Args{"-O3", "-Xcompiler", "-fPIC", "-o", "k.o", "-c",
                              "--expt-relaxed-constexpr", "-lineinfo"}));
@@ -23,15 +38,16 @@ TEST(CompileArgs, NvccFlagsThatAffectParsingAreKept) {
 TEST(CompileArgs, NvccArchitectureSpellings) {
   EXPECT_EQ(translateCompilerArgs({"-arch=sm_80"}, true).GpuArch, "sm_80");
   EXPECT_EQ(translateCompilerArgs({"-arch", "sm_86"}, true).GpuArch, "sm_86");
-  EXPECT_EQ(translateCompilerArgs({"-gencode", "arch=compute_90,code=sm_90"},
-                                  true)
-                .GpuArch,
-            "sm_90");
-  EXPECT_EQ(translateCompilerArgs({"--generate-code=arch=compute_90a,code=[sm_90a]"},
-                                  true)
+  EXPECT_EQ(
+      translateCompilerArgs({"-gencode", "arch=compute_90,code=sm_90"}, true)
+          .GpuArch,
+      "sm_90");
+  EXPECT_EQ(translateCompilerArgs(
+                {"--generate-code=arch=compute_90a,code=[sm_90a]"}, true)
                 .GpuArch,
             "sm_90a");
-  EXPECT_EQ(translateCompilerArgs({"-arch=native"}, true).GpuArch, std::nullopt);
+  EXPECT_EQ(translateCompilerArgs({"-arch=native"}, true).GpuArch,
+            std::nullopt);
   EXPECT_EQ(translateCompilerArgs({"--cuda-gpu-arch=sm_100"}, true).GpuArch,
             "sm_100");
 }

@@ -4,7 +4,8 @@
 using namespace cro;
 
 TEST(LocalGpu, ParsesNvidiaSmiCsv) {
-  std::optional<LocalGpu> G = parseNvidiaSmiLine("NVIDIA H200, 9.0, 580.95.05\n");
+  std::optional<LocalGpu> G =
+      parseNvidiaSmiLine("NVIDIA H200, 9.0, 580.95.05\n");
   ASSERT_TRUE(G.has_value());
   EXPECT_EQ(G->Name, "NVIDIA H200");
   EXPECT_EQ(G->Arch, "sm_90");

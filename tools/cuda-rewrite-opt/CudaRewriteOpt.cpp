@@ -107,7 +107,8 @@ std::string describeDim3(const LaunchDim3 &D) {
     }
     if (V.Derived)
       S += " [" + V.Derived->Form + " of " + V.Derived->Extent +
-           (V.Derived->BlockDim.empty() ? "" : " by block." + V.Derived->BlockDim) +
+           (V.Derived->BlockDim.empty() ? ""
+                                        : " by block." + V.Derived->BlockDim) +
            "]";
   }
   return S;
@@ -118,8 +119,7 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
                   raw_ostream &OS) {
   OS << M.File << ": " << M.Kernels.size() << " kernel"
      << (M.Kernels.size() == 1 ? "" : "s") << " (parsed for " << M.GpuArch
-     << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion)
-     << ")\n";
+     << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion) << ")\n";
   for (const KernelInfo &K : M.Kernels) {
     OS << "\n  " << K.Name << "  at " << K.Location << "\n";
     OS << "    launches: " << K.Launches.size() << "\n";
@@ -134,16 +134,17 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
         All &= I.Affine;
       Affine += All;
     }
-    OS << "    loops: " << K.Loops.size() << ", memory accesses: "
-       << K.Accesses.size() << " (" << Affine << " affine)"
+    OS << "    loops: " << K.Loops.size()
+       << ", memory accesses: " << K.Accesses.size() << " (" << Affine
+       << " affine)"
        << ", shared arrays: " << K.SharedArrays.size() << "\n";
     OS << "    block size: "
        << (K.BlockDimUses.empty() ? "body does not read blockDim"
                                   : "body reads blockDim")
        << ", " << K.Couplings.size() << " coupled constant use"
-       << (K.Couplings.size() == 1 ? "" : "s") << ", "
-       << K.HardcodedSize.size() << " hard-coded literal"
-       << (K.HardcodedSize.size() == 1 ? "" : "s") << "\n";
+       << (K.Couplings.size() == 1 ? "" : "s") << ", " << K.HardcodedSize.size()
+       << " hard-coded literal" << (K.HardcodedSize.size() == 1 ? "" : "s")
+       << "\n";
   }
   OS << "\n";
   if (Gpu)

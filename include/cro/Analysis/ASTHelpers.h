@@ -60,7 +60,8 @@ std::string normalizeSpelling(llvm::StringRef Text);
 
 /// Variables of Body that are assigned, incremented, have their address
 /// taken or bind to a non-const reference after their declaration.
-llvm::DenseSet<const clang::VarDecl *> modifiedVariables(const clang::Stmt *Body);
+llvm::DenseSet<const clang::VarDecl *>
+modifiedVariables(const clang::Stmt *Body);
 
 /// The function FD was instantiated from, or FD itself.
 const clang::FunctionDecl *templatePattern(const clang::FunctionDecl *FD);

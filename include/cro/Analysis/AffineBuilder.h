@@ -34,7 +34,8 @@ public:
 
 private:
   std::optional<AffineExpr> visit(const clang::Expr *E, unsigned Depth);
-  std::optional<AffineExpr> fail(const clang::Expr *E, llvm::StringRef Why = "");
+  std::optional<AffineExpr> fail(const clang::Expr *E,
+                                 llvm::StringRef Why = "");
 
   const SourceText &Text;
   llvm::DenseSet<const clang::VarDecl *> Modified;

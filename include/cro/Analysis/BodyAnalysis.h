@@ -10,8 +10,8 @@ namespace cro {
 
 /// Fills Loops, Accesses, SharedArrays, BlockDimUses, the Uses* flags and
 /// each pointer parameter's Access of Info from the kernel's body.
-void analyzeKernelBody(const clang::FunctionDecl *Kernel, const SourceText &Text,
-                       KernelInfo &Info);
+void analyzeKernelBody(const clang::FunctionDecl *Kernel,
+                       const SourceText &Text, KernelInfo &Info);
 
 /// Fills Couplings and HardcodedSize: uses in the body of the macros,
 /// constants and template parameters that set the block size at Info's

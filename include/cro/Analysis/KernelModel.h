@@ -39,8 +39,8 @@ struct ParamInfo {
   /// "none", "read", "write", "readwrite", or "unknown" (the pointer escapes
   /// into a call or a variable the analysis does not follow).
   std::string Access;
-  bool Atomic = false;          ///< updated through atomic*()
-  std::string EscapeReason;     ///< why Access is "unknown"
+  bool Atomic = false;      ///< updated through atomic*()
+  std::string EscapeReason; ///< why Access is "unknown"
 };
 
 struct TemplateParamInfo {
@@ -67,30 +67,33 @@ struct ValueOrigin {
     std::string Form;      ///< "ceil-div", "ceil-float", "floor-div"
     std::string Extent;    ///< the domain size, e.g. "n"
     std::string BlockTerm; ///< the divisor as spelled, e.g. "BLOCK", "block.x"
-    std::string BlockDim;  ///< "x"/"y"/"z" of the launch's block it matches, "" if none
+    std::string
+        BlockDim; ///< "x"/"y"/"z" of the launch's block it matches, "" if none
   };
   std::optional<Derivation> Derived;
 };
 
 struct LaunchDim3 {
-  std::string Text;     ///< the whole argument as spelled
-  std::string Form;     ///< "scalar" or "dim3"
-  std::string Variable; ///< the dim3 variable it was read from, if any
+  std::string Text;              ///< the whole argument as spelled
+  std::string Form;              ///< "scalar" or "dim3"
+  std::string Variable;          ///< the dim3 variable it was read from, if any
   std::vector<ValueOrigin> Dims; ///< x, y, z (only x for a scalar)
 };
 
 struct LaunchSite {
   std::string Location;
   SourceSpan Span;
-  std::string Kernel; ///< qualified name of the launched kernel
+  std::string Kernel;         ///< qualified name of the launched kernel
   std::string KernelLocation; ///< where that kernel is defined
-  std::string Syntax; ///< "triple-chevron", "cudaLaunchKernel", "cudaLaunchCooperativeKernel"
-  std::string Caller; ///< qualified name of the enclosing function
-  std::vector<std::string> TemplateArgs; ///< explicit kernel template args as spelled
+  std::string Syntax;         ///< "triple-chevron", "cudaLaunchKernel",
+                              ///< "cudaLaunchCooperativeKernel"
+  std::string Caller;         ///< qualified name of the enclosing function
+  std::vector<std::string>
+      TemplateArgs; ///< explicit kernel template args as spelled
   LaunchDim3 Grid;
   LaunchDim3 Block;
   ValueOrigin SharedMem;
-  std::string Stream; ///< as spelled; "" when omitted
+  std::string Stream;      ///< as spelled; "" when omitted
   unsigned LoopDepth = 0;  ///< number of enclosing loops in the caller
   bool InTemplate = false; ///< the caller is a template
 };
@@ -121,12 +124,12 @@ struct IndexInfo {
 
 struct AccessInfo {
   std::string Location;
-  std::string Base;        ///< parameter or variable accessed
-  std::string Space;       ///< "global", "shared", "constant", "local"
-  std::string Mode;        ///< "read", "write", "readwrite", "atomic"
+  std::string Base;  ///< parameter or variable accessed
+  std::string Space; ///< "global", "shared", "constant", "local"
+  std::string Mode;  ///< "read", "write", "readwrite", "atomic"
   std::string ElementType;
   std::vector<IndexInfo> Indices; ///< one per subscript, outermost first
-  std::string Loop;        ///< innermost enclosing loop Id, "" if none
+  std::string Loop;               ///< innermost enclosing loop Id, "" if none
 };
 
 struct SharedArrayInfo {
@@ -165,8 +168,9 @@ struct KernelInfo {
   bool UsesSyncthreads = false;
   bool UsesWarpIntrinsics = false; ///< __shfl*, __ballot*, __any/__all_sync...
   bool UsesAtomics = false;
-  std::vector<BlockCoupling> Couplings;     ///< symbols shared with launches
-  std::vector<BlockCoupling> HardcodedSize; ///< literals equal to the block size
+  std::vector<BlockCoupling> Couplings; ///< symbols shared with launches
+  std::vector<BlockCoupling>
+      HardcodedSize; ///< literals equal to the block size
 };
 
 struct Knob {

@@ -20,9 +20,9 @@
 namespace cro {
 
 struct TranslatedArgs {
-  std::vector<std::string> Args;       ///< flags for Clang
-  std::optional<std::string> GpuArch;  ///< first real GPU arch named (sm_XX)
-  std::vector<std::string> Dropped;    ///< flags that do not affect parsing
+  std::vector<std::string> Args;      ///< flags for Clang
+  std::optional<std::string> GpuArch; ///< first real GPU arch named (sm_XX)
+  std::vector<std::string> Dropped;   ///< flags that do not affect parsing
 };
 
 /// Translates a compiler command line (without argv[0]). With IsNvcc the

@@ -12,7 +12,8 @@ namespace cro {
 
 struct CudaToolkit {
   std::string Root;     ///< e.g. /usr/local/cuda
-  std::string FoundVia; ///< "--cuda-path", "CUDA_HOME", "CUDA_PATH", "nvcc on PATH", "default"
+  std::string FoundVia; ///< "--cuda-path", "CUDA_HOME", "CUDA_PATH", "nvcc on
+                        ///< PATH", "default"
   std::string Version;  ///< from version.json/version.txt, "" when unknown
 };
 
@@ -30,9 +31,9 @@ struct CudaSearchEnvironment {
 /// directory counts as a toolkit when it has include/cuda_runtime.h. An
 /// explicit path that is not a toolkit is an error (it is never skipped
 /// silently); so is finding nothing (ExitCode::CudaNotFound).
-llvm::Expected<CudaToolkit>
-findCudaToolkit(llvm::StringRef ExplicitPath,
-                const CudaSearchEnvironment &Env = CudaSearchEnvironment::process());
+llvm::Expected<CudaToolkit> findCudaToolkit(
+    llvm::StringRef ExplicitPath,
+    const CudaSearchEnvironment &Env = CudaSearchEnvironment::process());
 
 /// True when Dir looks like a CUDA toolkit root.
 bool isCudaToolkitRoot(llvm::StringRef Dir);

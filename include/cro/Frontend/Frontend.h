@@ -21,7 +21,7 @@ namespace cro {
 
 struct FrontendOptions {
   std::string InputFile;
-  std::string BuildPath;              ///< -p: directory of compile_commands.json
+  std::string BuildPath; ///< -p: directory of compile_commands.json
   std::vector<std::string> ExtraArgs; ///< compiler arguments after `--`
   std::string CudaPath;               ///< --cuda-path
   std::string GpuArch;                ///< --cuda-gpu-arch ("" = choose)
@@ -31,7 +31,8 @@ struct ParsedFile {
   std::string MainFile; ///< absolute path of the input
   CudaToolkit Cuda;
   std::string GpuArch;       ///< e.g. sm_90
-  std::string GpuArchSource; ///< why: "--cuda-gpu-arch", "build flags", "local GPU", "default"
+  std::string GpuArchSource; ///< why: "--cuda-gpu-arch", "build flags", "local
+                             ///< GPU", "default"
   std::vector<std::string> ClangArgs; ///< the arguments both parses used
   std::unique_ptr<clang::ASTUnit> Host;
   std::unique_ptr<clang::ASTUnit> Device;

@@ -31,7 +31,11 @@ public:
   /// Number of embedded files.
   size_t size() const { return Files.size(); }
 
-  /// Adds every header to FS under resourceDir()/include. The buffers are
+  /// The directories the headers are served under: resourceDir()/include,
+  /// and the builtin include directory Debian's driver hard-codes.
+  static std::vector<std::string> includeDirs();
+
+  /// Adds every header to FS under each of includeDirs(). The buffers are
   /// referenced, not copied: they live as long as the process.
   void addTo(llvm::vfs::InMemoryFileSystem &FS) const;
 
