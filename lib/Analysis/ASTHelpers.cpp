@@ -11,7 +11,7 @@ namespace cro {
 
 std::string SourceText::location(SourceLocation Loc) const {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation E = SM.getExpansionLoc(Loc);
+  SourceLocation E = SM.getExpansionLoc(SM.getTopMacroCallerLoc(Loc));
   PresumedLoc P = SM.getPresumedLoc(E, /*UseLineDirectives=*/false);
   if (P.isInvalid())
     return "<unknown>";
@@ -20,11 +20,26 @@ std::string SourceText::location(SourceLocation Loc) const {
          std::to_string(P.getColumn());
 }
 
+CharSourceRange SourceText::fileRange(SourceRange R) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Code written as a macro argument -- CHECK(cudaLaunchKernel(...)),
+  // __launch_bounds__(BLOCK) -- is described by its own spelling, not by the
+  // whole macro invocation around it.
+  SourceLocation B = SM.getTopMacroCallerLoc(R.getBegin());
+  SourceLocation E = SM.getTopMacroCallerLoc(R.getEnd());
+  CharSourceRange CR = SM.getExpansionRange(SourceRange(B, E));
+  if (CR.getBegin().isInvalid() || CR.getEnd().isInvalid() ||
+      SM.getFileID(CR.getBegin()) != SM.getFileID(CR.getEnd()) ||
+      SM.isBeforeInTranslationUnit(CR.getEnd(), CR.getBegin()))
+    CR = SM.getExpansionRange(R);
+  return CR;
+}
+
 std::string SourceText::text(SourceRange R) const {
   if (R.isInvalid())
     return "";
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange CR = SM.getExpansionRange(R);
+  CharSourceRange CR = fileRange(R);
   bool Invalid = false;
   StringRef T = Lexer::getSourceText(CR, SM, Ctx.getLangOpts(), &Invalid);
   return Invalid ? "" : T.str();
@@ -35,7 +50,7 @@ SourceSpan SourceText::span(SourceRange R) const {
   if (R.isInvalid())
     return S;
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange CR = SM.getExpansionRange(R);
+  CharSourceRange CR = fileRange(R);
   SourceLocation End =
       Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
   if (!CR.isTokenRange())
@@ -70,7 +85,8 @@ std::string SourceText::wholeMacroName(const Expr *E) const {
     return "";
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
-  SourceLocation B = E->getBeginLoc(), En = E->getEndLoc();
+  SourceLocation B = SM.getTopMacroCallerLoc(E->getBeginLoc());
+  SourceLocation En = SM.getTopMacroCallerLoc(E->getEndLoc());
   if (!B.isMacroID() || !En.isMacroID())
     return "";
   // The expression must be all of one expansion: the 256 inside

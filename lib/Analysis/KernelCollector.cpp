@@ -71,6 +71,30 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
     }
     Info.Params.push_back(std::move(PI));
   }
+  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+    KernelInfo::LaunchBounds B;
+    B.Span = Text.span(LB->getRange());
+    auto Describe = [&](const Expr *E, ValueOrigin &V) {
+      if (!E) {
+        V.Kind = "default";
+        return;
+      }
+      V.Text = Text.text(E);
+      V.Value = evaluateInt(E, Ctx);
+      V.Symbol = Text.wholeMacroName(E);
+      if (!V.Symbol.empty())
+        V.Kind = "macro";
+      else if (isa<IntegerLiteral>(stripCasts(E)))
+        V.Kind = "literal";
+      else if (V.Value)
+        V.Kind = "constant-expr";
+      else
+        V.Kind = E->isValueDependent() ? "template-param" : "runtime";
+    };
+    Describe(LB->getMaxThreads(), B.MaxThreads);
+    Describe(LB->getMinBlocks(), B.MinBlocks);
+    Info.Bounds = std::move(B);
+  }
   if (const FunctionTemplateDecl *FTD =
           Kernel->getDescribedFunctionTemplate()) {
     for (const NamedDecl *ND : *FTD->getTemplateParameters()) {

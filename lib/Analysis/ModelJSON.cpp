@@ -7,6 +7,8 @@ namespace cro {
 namespace {
 
 json::Value toJSON(const TemplateParamInfo &T);
+json::Value toJSON(const ValueOrigin &V);
+json::Value toJSON(const SourceSpan &S);
 json::Value toJSON(const KernelInfo &K);
 json::Value toJSON(const Knob &K);
 json::Value toJSON(const LaunchSite &L);
@@ -185,6 +187,12 @@ json::Value toJSON(const KernelInfo &K) {
       {"sides", strings(K.Sides)},
       {"params", arrayOf(K.Params)},
       {"template_params", arrayOf(K.TemplateParams)},
+      {"launch_bounds", K.Bounds
+                            ? json::Value(json::Object{
+                                  {"span", toJSON(K.Bounds->Span)},
+                                  {"max_threads", toJSON(K.Bounds->MaxThreads)},
+                                  {"min_blocks", toJSON(K.Bounds->MinBlocks)}})
+                            : json::Value(nullptr)},
       {"launches", arrayOf(K.Launches)},
       {"loops", arrayOf(K.Loops)},
       {"accesses", arrayOf(K.Accesses)},

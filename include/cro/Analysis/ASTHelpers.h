@@ -27,6 +27,9 @@ public:
     return S ? text(S->getSourceRange()) : "";
   }
   SourceSpan span(clang::SourceRange R) const;
+  /// The file range R was written at: through macro arguments to their
+  /// spelling, else the whole macro invocation.
+  clang::CharSourceRange fileRange(clang::SourceRange R) const;
   /// True when Loc (after macro expansion) is in the main file.
   bool inMainFile(clang::SourceLocation Loc) const;
   /// The macro whose whole expansion is E (e.g. BLOCK for `BLOCK` expanding

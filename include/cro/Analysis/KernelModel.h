@@ -160,6 +160,13 @@ struct KernelInfo {
   std::vector<std::string> Sides; ///< "host", "device": parses that saw it
   std::vector<ParamInfo> Params;
   std::vector<TemplateParamInfo> TemplateParams;
+  /// __launch_bounds__(MaxThreads[, MinBlocks[, MaxBlocksPerCluster]]) as
+  /// written; Kind "default" for omitted arguments.
+  struct LaunchBounds {
+    SourceSpan Span;
+    ValueOrigin MaxThreads, MinBlocks;
+  };
+  std::optional<LaunchBounds> Bounds;
   std::vector<LaunchSite> Launches;
   std::vector<LoopInfo> Loops;
   std::vector<AccessInfo> Accesses;
