@@ -137,6 +137,14 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
     }
     return D;
   };
+  auto Scalar = [&](const Expr *X) {
+    D.Form = "scalar";
+    const Expr *R = nullptr;
+    D.Dims.push_back(scalar(X, &R));
+    if (ResolvedDims)
+      ResolvedDims->push_back(R);
+    return D;
+  };
   for (unsigned Step = 0; E && Step < 16; ++Step) {
     E = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
@@ -153,27 +161,22 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
       bool Explicit = ExplicitCast || isa<CXXTemporaryObjectExpr>(CE) ||
                       CE->getParenOrBraceRange().isValid() ||
                       !D.Variable.empty();
-      if (!Explicit && CE->getNumArgs() >= 1) {
-        D.Form = "scalar";
-        const Expr *R = nullptr;
-        D.Dims.push_back(scalar(CE->getArg(0), &R));
-        if (ResolvedDims)
-          ResolvedDims->push_back(R);
-        return D;
-      }
+      if (!Explicit && CE->getNumArgs() >= 1)
+        return Scalar(CE->getArg(0)); // dim3's converting constructor
       D.Form = "dim3";
       for (unsigned I = 0; I < 3; ++I) {
         const Expr *R = nullptr;
-        if (I < CE->getNumArgs()) {
-          D.Dims.push_back(scalar(CE->getArg(I), &R));
-        } else {
-          ValueOrigin V;
+        ValueOrigin V;
+        if (I < CE->getNumArgs())
+          V = scalar(CE->getArg(I), &R);
+        if (I >= CE->getNumArgs() || V.Kind == "default") {
+          // An omitted dimension: dim3's default argument, 1.
+          V = ValueOrigin();
           V.Kind = "default";
           V.Value = 1;
-          D.Dims.push_back(V);
+          R = nullptr;
         }
-        if (D.Dims.back().Kind == "default")
-          D.Dims.back().Text = "", D.Dims.back().Value = 1, R = nullptr;
+        D.Dims.push_back(std::move(V));
         if (ResolvedDims)
           ResolvedDims->push_back(R);
       }
@@ -190,25 +193,13 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
           }
           return Runtime(VD->getNameAsString());
         }
-        // A scalar variable converted to dim3 implicitly.
-        D.Form = "scalar";
-        const Expr *R = nullptr;
-        D.Dims.push_back(scalar(E, &R));
-        if (ResolvedDims)
-          ResolvedDims->push_back(R);
-        return D;
+        return Scalar(E); // a scalar variable converted to dim3 implicitly
       }
     }
     break;
   }
-  if (E && !isDim3Type(E->getType())) {
-    D.Form = "scalar";
-    const Expr *R = nullptr;
-    D.Dims.push_back(scalar(E, &R));
-    if (ResolvedDims)
-      ResolvedDims->push_back(R);
-    return D;
-  }
+  if (E && !isDim3Type(E->getType()))
+    return Scalar(E);
   return Runtime(D.Variable.empty() ? D.Text : D.Variable);
 }
 
