@@ -62,6 +62,34 @@ SourceSpan SourceText::span(SourceRange R) const {
   return S;
 }
 
+SourceSpan SourceText::lineSpan(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation E = SM.getExpansionLoc(Loc);
+  auto [FID, Offset] = SM.getDecomposedLoc(E);
+  StringRef Buf = SM.getBufferData(FID);
+  size_t Begin = Buf.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  Begin = (Begin == StringRef::npos || Offset == 0) ? 0 : Begin + 1;
+  size_t End = Buf.find('\n', Offset);
+  if (End == StringRef::npos)
+    End = Buf.size();
+  SourceSpan S;
+  SourceLocation Start = SM.getComposedLoc(FID, Begin);
+  S.Begin = location(Start);
+  S.End = location(SM.getComposedLoc(FID, End));
+  S.BeginOffset = Begin;
+  S.EndOffset = End;
+  return S;
+}
+
+std::string SourceText::indentation(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceSpan Line = lineSpan(Loc);
+  StringRef Buf = SM.getBufferData(SM.getFileID(SM.getExpansionLoc(Loc)));
+  StringRef Text =
+      Buf.substr(Line.BeginOffset, Line.EndOffset - Line.BeginOffset);
+  return Text.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+}
+
 bool SourceText::inMainFile(SourceLocation Loc) const {
   const SourceManager &SM = Ctx.getSourceManager();
   return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));

@@ -81,8 +81,10 @@ public:
   bool TraverseAttributedStmt(AttributedStmt *S,
                               DataRecursionQueue * = nullptr) {
     for (const Attr *A : S->getAttrs())
-      if (isa<LoopHintAttr>(A))
-        UnrollHinted.insert(S->getSubStmt());
+      if (const auto *LH = dyn_cast<LoopHintAttr>(A))
+        if (LH->getOption() == LoopHintAttr::Unroll ||
+            LH->getOption() == LoopHintAttr::UnrollCount)
+          UnrollHints[S->getSubStmt()] = LH;
     return Base::TraverseAttributedStmt(S);
   }
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
@@ -210,7 +212,19 @@ private:
     L.Depth = OpenLoops.size();
     if (!OpenLoops.empty())
       L.Parent = Info.Loops[OpenLoops.back()].Id;
-    L.HasUnrollPragma = UnrollHinted.count(S);
+    L.Span = Text.span(S->getSourceRange());
+    L.Indent = Text.indentation(S->getBeginLoc());
+    L.InMacro = S->getBeginLoc().isMacroID();
+    if (const LoopHintAttr *LH = UnrollHints.lookup(S)) {
+      L.HasUnrollPragma = true;
+      L.PragmaSpan = Text.lineSpan(LH->getLocation());
+      if (LH->getOption() == LoopHintAttr::UnrollCount && LH->getValue())
+        L.UnrollValue = Text.text(LH->getValue());
+      else if (LH->getState() == LoopHintAttr::Disable)
+        L.UnrollValue = "1"; // #pragma nounroll
+      else
+        L.UnrollValue = "full";
+    }
     Info.Loops.push_back(std::move(L));
     OpenLoops.push_back(Info.Loops.size() - 1);
     return Info.Loops.back();
@@ -524,7 +538,7 @@ private:
   KernelInfo &Info;
   AffineBuilder Affine;
   std::vector<size_t> OpenLoops;
-  DenseSet<const Stmt *> UnrollHinted;
+  DenseMap<const Stmt *, const LoopHintAttr *> UnrollHints;
   DenseSet<const Expr *> Inner;
   DenseMap<const Expr *, std::string> ModeOf;
   DenseMap<const VarDecl *, const Expr *> Aliases;

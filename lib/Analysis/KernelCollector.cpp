@@ -2,6 +2,8 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 using namespace llvm;
@@ -50,26 +52,63 @@ static std::string typeString(QualType T, const ASTContext &Ctx) {
   return T.getAsString(PP);
 }
 
-void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
-                             KernelInfo &Info) {
+static std::vector<ParamInfo> describeParams(const FunctionDecl *FD,
+                                             const SourceText &Text) {
   const ASTContext &Ctx = Text.context();
-  Info.Name = qualifiedName(Kernel);
-  Info.Location = Text.location(Kernel->getLocation());
-  Info.Span = Text.span(Kernel->getSourceRange());
-  for (const ParmVarDecl *P : Kernel->parameters()) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<ParamInfo> Params;
+  for (const ParmVarDecl *P : FD->parameters()) {
     ParamInfo PI;
     PI.Name = P->getNameAsString();
     QualType T = P->getType();
     PI.Type = typeString(T, Ctx);
     PI.IsConst = T.isConstQualified();
     PI.IsRestrict = T.isRestrictQualified();
+    PI.Span = Text.span(P->getSourceRange());
+    if (!PI.Name.empty() && P->getLocation().isFileID())
+      PI.NameOffset = SM.getFileOffset(P->getLocation());
     if (const auto *PT = T->getAs<PointerType>()) {
       PI.IsPointer = true;
       PI.PointeeType = typeString(PT->getPointeeType(), Ctx);
       PI.PointeeConst = PT->getPointeeType().isConstQualified();
       PI.Access = "none";
+      if (const TypeSourceInfo *TSI = P->getTypeSourceInfo()) {
+        TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
+        while (auto ATL = TL.getAs<AttributedTypeLoc>())
+          TL = ATL.getModifiedLoc().getUnqualifiedLoc();
+        PI.PlainPointerDeclarator = !TL.getAs<PointerTypeLoc>().isNull() &&
+                                    P->getBeginLoc().isFileID() &&
+                                    P->getLocation().isFileID();
+      }
     }
-    Info.Params.push_back(std::move(PI));
+    Params.push_back(std::move(PI));
+  }
+  return Params;
+}
+
+void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
+                             KernelInfo &Info) {
+  const ASTContext &Ctx = Text.context();
+  Info.Name = qualifiedName(Kernel);
+  Info.Location = Text.location(Kernel->getLocation());
+  Info.Span = Text.span(Kernel->getSourceRange());
+  Info.Params = describeParams(Kernel, Text);
+  if (const Stmt *Body = Kernel->getBody())
+    Info.BodySpan = Text.span(Body->getSourceRange());
+  // Prototypes: a signature change must be made to each of them too.
+  const Decl *Canonical = Kernel;
+  if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate())
+    Canonical = FTD;
+  for (const Decl *R : Canonical->redecls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(R);
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(R))
+      FD = FTD->getTemplatedDecl();
+    if (!FD || FD == Kernel)
+      continue;
+    if (Text.inMainFile(FD->getLocation()))
+      Info.Redeclarations.push_back(describeParams(FD, Text));
+    else
+      Info.DeclaredInHeader = true;
   }
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
     KernelInfo::LaunchBounds B;

@@ -40,8 +40,18 @@ public:
   /// Matches the derived-grid spellings in G against the block.
   std::optional<ValueOrigin::Derivation> derivation(const Expr *G,
                                                     const LaunchDim3 &Block);
+  /// What a kernel argument is: a plain variable passed as is, or else.
+  LaunchSite::Argument argument(const Expr *E) const {
+    LaunchSite::Argument A;
+    A.Text = Text.text(E);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCasts(E)))
+      if (isa<VarDecl>(DRE->getDecl()))
+        A.BaseVariable = DRE->getDecl()->getNameAsString();
+    return A;
+  }
 
 private:
+  ValueOrigin classify(const Expr *E, const Expr **Resolved);
   bool followable(const VarDecl *VD) const {
     return VD->hasLocalStorage() && VD->getInit() && !Modified.count(VD) &&
            !isa<ParmVarDecl>(VD);
@@ -55,6 +65,18 @@ private:
 };
 
 ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
+  const Expr *R = E;
+  ValueOrigin V = classify(E, &R);
+  if (E && !isa<CXXDefaultArgExpr>(E)) {
+    V.Span = Text.span(E->getSourceRange());
+    V.ResolvedSpan = R ? Text.span(R->getSourceRange()) : V.Span;
+  }
+  if (Resolved)
+    *Resolved = R;
+  return V;
+}
+
+ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
   ValueOrigin V;
   const ASTContext &Ctx = Text.context();
   V.Text = Text.text(E);
@@ -415,7 +437,8 @@ public:
     const CallExpr *Config = E->getConfig();
     if (!Config || Config->getNumArgs() < 2)
       return true;
-    record(E, E->getCallee(), "triple-chevron", Config->getArg(0),
+    std::vector<const Expr *> Args(E->arg_begin(), E->arg_end());
+    record(E, E->getCallee(), "triple-chevron", Args, Config->getArg(0),
            Config->getArg(1),
            Config->getNumArgs() > 2 ? Config->getArg(2) : nullptr,
            Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr);
@@ -435,7 +458,20 @@ public:
       return true;
     if (E->getNumArgs() < 3)
       return true;
-    record(E, E->getArg(0), Name, E->getArg(1), E->getArg(2),
+    // The arguments are `void *args[] = {&a, &b}`: read through the array.
+    std::vector<const Expr *> Args;
+    if (E->getNumArgs() > 3)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCasts(E->getArg(3))))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (const auto *Init = dyn_cast_or_null<InitListExpr>(VD->getInit()))
+            for (const Expr *Elt : Init->inits()) {
+              const Expr *X = stripCasts(Elt);
+              if (const auto *UO = dyn_cast<UnaryOperator>(X);
+                  UO && UO->getOpcode() == UO_AddrOf)
+                X = UO->getSubExpr();
+              Args.push_back(X);
+            }
+    record(E, E->getArg(0), Name, Args, E->getArg(1), E->getArg(2),
            E->getNumArgs() > 4 ? E->getArg(4) : nullptr,
            E->getNumArgs() > 5 ? E->getArg(5) : nullptr);
     return true;
@@ -459,8 +495,8 @@ public:
 
 private:
   void record(const Expr *Call, const Expr *Callee, StringRef Syntax,
-              const Expr *Grid, const Expr *Block, const Expr *Smem,
-              const Expr *Stream) {
+              const std::vector<const Expr *> &Args, const Expr *Grid,
+              const Expr *Block, const Expr *Smem, const Expr *Stream) {
     if (!Text.inMainFile(Call->getBeginLoc()) || Callers.empty())
       return;
     const FunctionDecl *Caller = Callers.back().first;
@@ -525,6 +561,8 @@ private:
     }
     if (Stream && !isa<CXXDefaultArgExpr>(Stream))
       S.Stream = Text.text(Stream);
+    for (const Expr *A : Args)
+      S.Args.push_back(C.argument(A));
     Sites.emplace(Span.BeginOffset, std::move(S));
   }
 

@@ -17,6 +17,8 @@ json::Value toJSON(const LoopInfo &L);
 json::Value toJSON(const AccessInfo &A);
 json::Value toJSON(const SharedArrayInfo &S);
 json::Value toJSON(const BlockCoupling &C);
+json::Value argsJSON(const std::vector<LaunchSite::Argument> &Args);
+json::Value redeclsJSON(const std::vector<std::vector<ParamInfo>> &R);
 
 json::Value optInt(const std::optional<int64_t> &V) {
   return V ? json::Value(*V) : json::Value(nullptr);
@@ -53,6 +55,10 @@ json::Value toJSON(const ValueOrigin &V) {
       A.push_back(X);
     O["instantiated_values"] = std::move(A);
   }
+  if (!V.Span.Begin.empty()) {
+    O["span"] = toJSON(V.Span);
+    O["resolved_span"] = toJSON(V.ResolvedSpan);
+  }
   if (V.Derived)
     O["derived"] = json::Object{{"form", V.Derived->Form},
                                 {"extent", V.Derived->Extent},
@@ -82,6 +88,7 @@ json::Value toJSON(const LaunchSite &L) {
                       {"block", toJSON(L.Block)},
                       {"shared_mem", toJSON(L.SharedMem)},
                       {"stream", strOrNull(L.Stream)},
+                      {"args", argsJSON(L.Args)},
                       {"loop_depth", L.LoopDepth},
                       {"in_loop", L.LoopDepth > 0},
                       {"in_template", L.InTemplate}};
@@ -93,7 +100,10 @@ json::Value toJSON(const ParamInfo &P) {
                  {"pointer", P.IsPointer},
                  {"const", P.IsConst},
                  {"restrict", P.IsRestrict}};
+  O["span"] = toJSON(P.Span);
+  O["name_offset"] = P.NameOffset;
   if (P.IsPointer) {
+    O["plain_pointer_declarator"] = P.PlainPointerDeclarator;
     O["pointee_type"] = P.PointeeType;
     O["pointee_const"] = P.PointeeConst;
     O["access"] = P.Access;
@@ -118,7 +128,13 @@ json::Value toJSON(const LoopInfo &L) {
                       {"step_kind", strOrNull(L.StepKind)},
                       {"trip_count", optInt(L.TripCount)},
                       {"unroll_pragma", L.HasUnrollPragma},
-                      {"contains_sync", L.ContainsSync}};
+                      {"contains_sync", L.ContainsSync},
+                      {"unroll_value", strOrNull(L.UnrollValue)},
+                      {"pragma_span", L.HasUnrollPragma ? toJSON(L.PragmaSpan)
+                                                        : json::Value(nullptr)},
+                      {"span", toJSON(L.Span)},
+                      {"indent", L.Indent},
+                      {"in_macro", L.InMacro}};
 }
 
 json::Value toJSON(const IndexInfo &I) {
@@ -163,6 +179,14 @@ json::Value toJSON(const BlockCoupling &C) {
                       {"value", optInt(C.Value)}};
 }
 
+json::Value argsJSON(const std::vector<LaunchSite::Argument> &Args) {
+  json::Array A;
+  for (const LaunchSite::Argument &X : Args)
+    A.push_back(json::Object{{"text", X.Text},
+                             {"base_variable", strOrNull(X.BaseVariable)}});
+  return A;
+}
+
 template <typename T> json::Array arrayOf(const std::vector<T> &V) {
   json::Array A;
   for (const T &X : V)
@@ -177,6 +201,13 @@ json::Value toJSON(const TemplateParamInfo &T) {
   if (!T.Default.empty())
     O["default"] = T.Default;
   return O;
+}
+
+json::Value redeclsJSON(const std::vector<std::vector<ParamInfo>> &R) {
+  json::Array A;
+  for (const std::vector<ParamInfo> &Params : R)
+    A.push_back(json::Object{{"params", arrayOf(Params)}});
+  return A;
 }
 
 json::Value toJSON(const KernelInfo &K) {
@@ -203,7 +234,10 @@ json::Value toJSON(const KernelInfo &K) {
                                   {"hardcoded", arrayOf(K.HardcodedSize)}}},
       {"uses_syncthreads", K.UsesSyncthreads},
       {"uses_warp_intrinsics", K.UsesWarpIntrinsics},
-      {"uses_atomics", K.UsesAtomics}};
+      {"uses_atomics", K.UsesAtomics},
+      {"body_span", toJSON(K.BodySpan)},
+      {"redeclarations", redeclsJSON(K.Redeclarations)},
+      {"declared_in_header", K.DeclaredInHeader}};
 }
 
 json::Value toJSON(const Knob &K) {

@@ -38,6 +38,11 @@ public:
   /// The name of the outermost macro whose expansion produced Loc, or "".
   std::string expansionMacroName(clang::SourceLocation Loc) const;
 
+  /// The whole line holding Loc (expansion location), without its newline.
+  SourceSpan lineSpan(clang::SourceLocation Loc) const;
+  /// The spaces and tabs that start the line holding Loc.
+  std::string indentation(clang::SourceLocation Loc) const;
+
   clang::ASTContext &context() const { return Ctx; }
 
 private:

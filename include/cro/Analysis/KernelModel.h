@@ -41,6 +41,11 @@ struct ParamInfo {
   std::string Access;
   bool Atomic = false;      ///< updated through atomic*()
   std::string EscapeReason; ///< why Access is "unknown"
+  SourceSpan Span;          ///< the whole declaration
+  unsigned NameOffset = 0;  ///< where the name starts (0: unnamed)
+  /// The type is written as a pointer declarator (`T *p`), not through a
+  /// typedef or macro, so qualifiers can be added to the pointee in place.
+  bool PlainPointerDeclarator = false;
 };
 
 struct TemplateParamInfo {
@@ -61,6 +66,8 @@ struct ValueOrigin {
   std::optional<int64_t> Value; ///< when known at compile time
   std::vector<std::string> Via; ///< local variables followed to the origin
   std::vector<int64_t> InstantiatedValues; ///< per template instantiation
+  SourceSpan Span;         ///< the expression at the launch (launch values)
+  SourceSpan ResolvedSpan; ///< the expression Via leads to (else = Span)
 
   /// Set when this (grid) value is derived from an extent and a block value.
   struct Derivation {
@@ -93,9 +100,14 @@ struct LaunchSite {
   LaunchDim3 Grid;
   LaunchDim3 Block;
   ValueOrigin SharedMem;
-  std::string Stream;      ///< as spelled; "" when omitted
-  unsigned LoopDepth = 0;  ///< number of enclosing loops in the caller
-  bool InTemplate = false; ///< the caller is a template
+  std::string Stream; ///< as spelled; "" when omitted
+  struct Argument {
+    std::string Text;
+    std::string BaseVariable; ///< a plain variable passed as is, else ""
+  };
+  std::vector<Argument> Args; ///< the kernel's arguments (when visible)
+  unsigned LoopDepth = 0;     ///< number of enclosing loops in the caller
+  bool InTemplate = false;    ///< the caller is a template
 };
 
 struct LoopInfo {
@@ -112,6 +124,11 @@ struct LoopInfo {
   std::string StepKind;
   std::optional<int64_t> TripCount; ///< when init, bound and step are constant
   bool HasUnrollPragma = false;
+  std::string UnrollValue; ///< the existing pragma's argument ("" = none/full)
+  SourceSpan PragmaSpan;   ///< the existing `#pragma unroll` line
+  SourceSpan Span;         ///< the loop statement
+  std::string Indent;      ///< leading whitespace of the loop's first line
+  bool InMacro = false;    ///< written inside a macro expansion
   bool ContainsSync = false; ///< __syncthreads() inside
 };
 
@@ -157,6 +174,12 @@ struct KernelInfo {
   std::string Name; ///< qualified, e.g. "ns::saxpy"
   std::string Location;
   SourceSpan Span;
+  SourceSpan BodySpan;
+  /// Other declarations of the kernel in the main file (prototypes), whose
+  /// parameters must change together with the definition's.
+  std::vector<std::vector<ParamInfo>> Redeclarations;
+  /// A declaration outside the main file (a header) exists.
+  bool DeclaredInHeader = false;
   std::vector<std::string> Sides; ///< "host", "device": parses that saw it
   std::vector<ParamInfo> Params;
   std::vector<TemplateParamInfo> TemplateParams;
