@@ -192,6 +192,10 @@ public:
                         "', which is modified");
         else
           Aliases[VD] = VD->getInit();
+        if (!VD->getType()->getPointeeType().isConstQualified())
+          for (ParamInfo &PI : Info.Params)
+            if (PI.Name == P->getNameAsString())
+              PI.AliasedByNonConst = true;
       }
     }
     return true;

@@ -93,6 +93,12 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
   Info.Location = Text.location(Kernel->getLocation());
   Info.Span = Text.span(Kernel->getSourceRange());
   Info.Params = describeParams(Kernel, Text);
+  const SourceManager &SM = Ctx.getSourceManager();
+  Info.NameOffset = SM.getFileOffset(SM.getExpansionLoc(Kernel->getLocation()));
+  SourceLocation DeclBegin = Kernel->getBeginLoc();
+  if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate())
+    DeclBegin = FTD->getBeginLoc();
+  Info.DeclLineOffset = Text.lineSpan(DeclBegin).BeginOffset;
   if (const Stmt *Body = Kernel->getBody())
     Info.BodySpan = Text.span(Body->getSourceRange());
   // Prototypes: a signature change must be made to each of them too.

@@ -38,7 +38,9 @@ public:
   /// ResolvedDims receives one resolved expression per dimension.
   LaunchDim3 dim3(const Expr *E, std::vector<const Expr *> *ResolvedDims);
   /// Matches the derived-grid spellings in G against the block.
-  std::optional<ValueOrigin::Derivation> derivation(const Expr *G,
+  /// Matches the derived-grid spellings in G (grid dimension Dim) against
+  /// the block.
+  std::optional<ValueOrigin::Derivation> derivation(const Expr *G, unsigned Dim,
                                                     const LaunchDim3 &Block);
   /// What a kernel argument is: a plain variable passed as is, or else.
   LaunchSite::Argument argument(const Expr *E) const {
@@ -57,7 +59,7 @@ private:
            !isa<ParmVarDecl>(VD);
   }
   std::string matchBlockDim(const std::string &Term,
-                            std::optional<int64_t> TermValue,
+                            std::optional<int64_t> TermValue, unsigned Dim,
                             const LaunchDim3 &Block);
 
   const SourceText &Text;
@@ -120,6 +122,8 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
         if (Val && (VD->getType().isConstQualified() || VD->isConstexpr())) {
           V.Kind = "constant";
           V.Value = Val;
+          V.DefinitionLine = Text.lineSpan(VD->getEndLoc());
+          V.LocalDefinition = VD->hasLocalStorage();
         } else {
           V.Kind = "runtime";
         }
@@ -242,9 +246,17 @@ static void flattenSum(const Expr *E, bool Negative,
 
 std::string ConfigClassifier::matchBlockDim(const std::string &Term,
                                             std::optional<int64_t> TermValue,
+                                            unsigned Dim,
                                             const LaunchDim3 &Block) {
   static const char *Names[] = {"x", "y", "z"};
-  for (size_t I = 0; I < Block.Dims.size() && I < 3; ++I) {
+  // The grid's own dimension first: with dim3(8, 8) both match "8".
+  std::vector<size_t> Order;
+  if (Dim < Block.Dims.size())
+    Order.push_back(Dim);
+  for (size_t I = 0; I < Block.Dims.size() && I < 3; ++I)
+    if (I != Dim)
+      Order.push_back(I);
+  for (size_t I : Order) {
     const ValueOrigin &B = Block.Dims[I];
     if (B.Kind == "default")
       continue;
@@ -265,7 +277,8 @@ std::string ConfigClassifier::matchBlockDim(const std::string &Term,
 }
 
 std::optional<ValueOrigin::Derivation>
-ConfigClassifier::derivation(const Expr *G, const LaunchDim3 &Block) {
+ConfigClassifier::derivation(const Expr *G, unsigned Dim,
+                             const LaunchDim3 &Block) {
   if (!G)
     return std::nullopt;
   const ASTContext &Ctx = Text.context();
@@ -364,7 +377,8 @@ ConfigClassifier::derivation(const Expr *G, const LaunchDim3 &Block) {
   if (D.Form.empty() || !Divisor)
     return std::nullopt;
   D.BlockTerm = normalizeSpelling(Text.text(stripCasts(Divisor)));
-  D.BlockDim = matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Block);
+  D.BlockDim =
+      matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Dim, Block);
   return D;
 }
 
@@ -542,7 +556,7 @@ private:
       S.KernelLocation = Text.location(K->getLocation());
     }
     for (size_t I = 0; I < G.Dims.size() && I < GridExprs.size(); ++I)
-      G.Dims[I].Derived = C.derivation(GridExprs[I], B);
+      G.Dims[I].Derived = C.derivation(GridExprs[I], I, B);
     if (Instance) {
       for (LaunchDim3 *D : {&G, &B})
         for (ValueOrigin &V : D->Dims)

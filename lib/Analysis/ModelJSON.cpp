@@ -11,6 +11,7 @@ json::Value toJSON(const ValueOrigin &V);
 json::Value toJSON(const SourceSpan &S);
 json::Value toJSON(const KernelInfo &K);
 json::Value toJSON(const Knob &K);
+json::Value toJSON(const Refusal &R);
 json::Value toJSON(const LaunchSite &L);
 json::Value toJSON(const ParamInfo &P);
 json::Value toJSON(const LoopInfo &L);
@@ -54,6 +55,10 @@ json::Value toJSON(const ValueOrigin &V) {
     for (int64_t X : V.InstantiatedValues)
       A.push_back(X);
     O["instantiated_values"] = std::move(A);
+  }
+  if (!V.DefinitionLine.Begin.empty()) {
+    O["definition_line"] = toJSON(V.DefinitionLine);
+    O["local_definition"] = V.LocalDefinition;
   }
   if (!V.Span.Begin.empty()) {
     O["span"] = toJSON(V.Span);
@@ -104,6 +109,7 @@ json::Value toJSON(const ParamInfo &P) {
   O["name_offset"] = P.NameOffset;
   if (P.IsPointer) {
     O["plain_pointer_declarator"] = P.PlainPointerDeclarator;
+    O["aliased_by_non_const"] = P.AliasedByNonConst;
     O["pointee_type"] = P.PointeeType;
     O["pointee_const"] = P.PointeeConst;
     O["access"] = P.Access;
@@ -236,8 +242,17 @@ json::Value toJSON(const KernelInfo &K) {
       {"uses_warp_intrinsics", K.UsesWarpIntrinsics},
       {"uses_atomics", K.UsesAtomics},
       {"body_span", toJSON(K.BodySpan)},
+      {"name_offset", K.NameOffset},
+      {"decl_line_offset", K.DeclLineOffset},
       {"redeclarations", redeclsJSON(K.Redeclarations)},
       {"declared_in_header", K.DeclaredInHeader}};
+}
+
+json::Value toJSON(const Refusal &R) {
+  return json::Object{{"kernel", strOrNull(R.Kernel)},
+                      {"transform", R.Transform},
+                      {"reason", R.Reason},
+                      {"location", strOrNull(R.Location)}};
 }
 
 json::Value toJSON(const Knob &K) {
@@ -265,7 +280,8 @@ json::Value toJSON(const KernelModel &M) {
       {"gpu_arch", M.GpuArch},
       {"cuda", json::Object{{"root", M.CudaRoot}, {"version", M.CudaVersion}}},
       {"kernels", arrayOf(M.Kernels)},
-      {"knobs", arrayOf(M.Knobs)}};
+      {"knobs", arrayOf(M.Knobs)},
+      {"refused", arrayOf(M.Refused)}};
 }
 
 } // namespace cro

@@ -34,4 +34,4 @@ void run(int n, float a, const float *x, float *y) {
 // CHECK-DAG: kernels[0].accesses[0].indices[0].form.text = "threadIdx.x + blockDim.x*blockIdx.x"
 // CHECK-DAG: kernels[0].accesses[2].mode = "read"
 // CHECK-DAG: kernels[0].block_size.uses_blockDim = true
-// CHECK-DAG: knobs = []
+// CHECK-DAG: knobs[0].id = "saxpy.block"

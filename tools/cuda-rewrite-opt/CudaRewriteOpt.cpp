@@ -7,6 +7,8 @@
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Frontend/Frontend.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Report/UnifiedDiff.h"
+#include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringSet.h"
@@ -14,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -28,6 +31,25 @@ cl::opt<std::string> InputFile(cl::Positional, cl::desc("<kernel.cu>"),
 cl::opt<bool> Analyze("analyze",
                       cl::desc("Print the kernel model as JSON and exit"),
                       cl::cat(Category));
+cl::opt<std::string> ApplyConfig(
+    "apply",
+    cl::desc("Apply a configuration (JSON object: knob id -> value) and write "
+             "the rewritten source (-o, or stdout)"),
+    cl::value_desc("config.json"), cl::cat(Category));
+cl::opt<bool> Diff("diff",
+                   cl::desc("Print the unified diff of the rewritten source "
+                            "against the input"),
+                   cl::cat(Category));
+cl::opt<bool> AssumeNoAlias(
+    "assume-no-alias",
+    cl::desc("Allow __restrict__ even where the tool cannot see that "
+             "pointer arguments do not alias"),
+    cl::cat(Category));
+cl::opt<bool>
+    AllowFastMath("allow-fast-math",
+                  cl::desc("Offer compiler flags that change numerical results "
+                           "(-use_fast_math, -prec-div=false, ...)"),
+                  cl::cat(Category));
 cl::opt<std::string> OutputFile("o", cl::desc("Write the result to <file>"),
                                 cl::value_desc("file"), cl::cat(Category));
 cl::list<std::string> Kernels("kernel",
@@ -191,10 +213,15 @@ int run(int argc, char **argv) {
               "cuda-rewrite-opt kernel.cu [--analyze])\n";
     return static_cast<int>(ExitCode::Usage);
   }
-  if (!OutputFile.empty() && !Analyze) {
-    errs() << "cuda-rewrite-opt: error: -o needs --analyze in this version "
-              "(writing optimized variants needs the search, which is not "
-              "available yet)\n";
+  if (!OutputFile.empty() && !Analyze && ApplyConfig.empty()) {
+    errs() << "cuda-rewrite-opt: error: -o needs --analyze or --apply in "
+              "this version (choosing a variant by measuring needs the "
+              "search, which is not available yet)\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (Analyze && (!ApplyConfig.empty() || Diff)) {
+    errs() << "cuda-rewrite-opt: error: --analyze cannot be combined with "
+              "--apply or --diff\n";
     return static_cast<int>(ExitCode::Usage);
   }
 
@@ -224,6 +251,53 @@ int run(int argc, char **argv) {
         errs());
   if (Error E = filterKernels(Model))
     return reportAndGetExitCode(std::move(E), errs());
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> SourceBuf =
+      MemoryBuffer::getFile(InputFile);
+  if (!SourceBuf)
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::InputUnreadable,
+                      "cannot read '" + InputFile +
+                          "': " + SourceBuf.getError().message()),
+        errs());
+  StringRef Source = (*SourceBuf)->getBuffer();
+  TransformOptions TOpts;
+  TOpts.AssumeNoAlias = AssumeNoAlias;
+  TOpts.AllowFastMath = AllowFastMath;
+  describeKnobs(Model, Source, InputFile, TOpts);
+
+  if (!ApplyConfig.empty() || Diff) {
+    json::Object Config;
+    if (!ApplyConfig.empty()) {
+      Expected<json::Object> C = readConfiguration(ApplyConfig);
+      if (!C)
+        return reportAndGetExitCode(C.takeError(), errs());
+      Config = std::move(*C);
+    }
+    RewriteContext Ctx{Model, Source, InputFile, TOpts};
+    Expected<Variant> V = applyConfiguration(Ctx, Config);
+    if (!V)
+      return reportAndGetExitCode(V.takeError(), errs());
+    std::string Text = V->Source;
+    if (!V->NvccFlags.empty()) {
+      std::string Flags;
+      for (const std::string &F : V->NvccFlags)
+        Flags += " " + F;
+      Text = "// cuda-rewrite-opt: build this variant with nvcc" + Flags +
+             "\n" + Text;
+      errs() << "cuda-rewrite-opt: nvcc flags for this variant:" << Flags
+             << "\n";
+    }
+    if (Diff)
+      outs() << unifiedDiff(Source, Text, InputFile);
+    if (!OutputFile.empty() && OutputFile != "-") {
+      if (Error E = writeFileAtomically(OutputFile, Text))
+        return reportAndGetExitCode(std::move(E), errs());
+    } else if (!Diff) {
+      outs() << Text;
+    }
+    return 0;
+  }
 
   if (Analyze) {
     std::string JSON = formatv("{0:2}", toJSON(Model)).str() + "\n";

@@ -46,6 +46,9 @@ struct ParamInfo {
   /// The type is written as a pointer declarator (`T *p`), not through a
   /// typedef or macro, so qualifiers can be added to the pointee in place.
   bool PlainPointerDeclarator = false;
+  /// Copied into a local pointer to non-const (`float *row = p + i`), so
+  /// the parameter cannot become a pointer to const.
+  bool AliasedByNonConst = false;
 };
 
 struct TemplateParamInfo {
@@ -68,6 +71,10 @@ struct ValueOrigin {
   std::vector<int64_t> InstantiatedValues; ///< per template instantiation
   SourceSpan Span;         ///< the expression at the launch (launch values)
   SourceSpan ResolvedSpan; ///< the expression Via leads to (else = Span)
+  /// For "constant": the line declaring the variable, and whether it is a
+  /// local of the launching function.
+  SourceSpan DefinitionLine;
+  bool LocalDefinition = false;
 
   /// Set when this (grid) value is derived from an extent and a block value.
   struct Derivation {
@@ -175,6 +182,9 @@ struct KernelInfo {
   std::string Location;
   SourceSpan Span;
   SourceSpan BodySpan;
+  unsigned NameOffset = 0;     ///< the kernel's name in its definition
+  unsigned DeclLineOffset = 0; ///< start of the line its declaration
+                               ///< (template header included) begins on
   /// Other declarations of the kernel in the main file (prototypes), whose
   /// parameters must change together with the definition's.
   std::vector<std::vector<ParamInfo>> Redeclarations;
@@ -209,12 +219,21 @@ struct Knob {
   llvm::json::Value Default = nullptr;   ///< what the source does today
 };
 
+/// A transform that offers no knob for a kernel, and why.
+struct Refusal {
+  std::string Kernel; ///< "" for file-wide transforms
+  std::string Transform;
+  std::string Reason;
+  std::string Location; ///< what the reason is about, when it is one place
+};
+
 struct KernelModel {
   std::string File;
   std::string GpuArch;
   std::string CudaRoot, CudaVersion;
   std::vector<KernelInfo> Kernels;
-  std::vector<Knob> Knobs; ///< filled by the transforms
+  std::vector<Knob> Knobs;      ///< filled by the transforms
+  std::vector<Refusal> Refused; ///< transforms that offer no knob, and why
 };
 
 } // namespace cro

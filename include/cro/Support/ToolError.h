@@ -25,6 +25,7 @@ enum class ExitCode : int {
   UnknownKernel = 7,   ///< --kernel names a kernel the file does not define
   OutputError = 8,     ///< the output file could not be written
   BadBuildConfig = 9,  ///< compile_commands.json missing or without the file
+  BadConfig = 10,      ///< --apply: unknown knob, illegal value, conflict
 };
 
 class ToolError : public llvm::ErrorInfo<ToolError> {

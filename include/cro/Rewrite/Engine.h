@@ -1,0 +1,43 @@
+//===- Engine.h - knobs of a file, and variants from configurations -------===//
+#ifndef CRO_REWRITE_ENGINE_H
+#define CRO_REWRITE_ENGINE_H
+
+#include "cro/Rewrite/Transform.h"
+#include "llvm/Support/Error.h"
+
+namespace cro {
+
+/// Fills Model.Knobs and Model.Refused from every registered transform.
+void describeKnobs(KernelModel &Model, llvm::StringRef Source,
+                   llvm::StringRef FilePath, const TransformOptions &Options);
+
+/// One step of a rewrite sequence: a knob set to a value other than its
+/// default.
+struct RewriteStep {
+  std::string Knob;
+  std::string Transform;
+  llvm::json::Value Value = nullptr;
+};
+
+struct Variant {
+  std::string Source;                 ///< the rewritten main file
+  std::vector<std::string> NvccFlags; ///< flags the variant must be built with
+  std::vector<RewriteStep> Sequence;  ///< what was changed, in order
+};
+
+/// Checks Config (knob id -> value) against the model's knobs: unknown ids
+/// and values outside a knob's domain are ToolErrors (ExitCode::BadConfig).
+llvm::Error validateConfiguration(const KernelModel &Model,
+                                  const llvm::json::Object &Config);
+
+/// Applies Config to the original source. The default configuration gives
+/// back the source byte for byte.
+llvm::Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
+                                           const llvm::json::Object &Config);
+
+/// Reads a configuration file: a JSON object mapping knob ids to values.
+llvm::Expected<llvm::json::Object> readConfiguration(llvm::StringRef Path);
+
+} // namespace cro
+
+#endif

@@ -1,0 +1,100 @@
+//===- Transform.h - the interface every source transformation implements -===//
+//
+// A transform turns one of a kernel's hidden performance decisions into a
+// knob. describe() reports, for each kernel, the knobs it offers (id, legal
+// values, and the default: what the source does today) or a refusal with its
+// reason. apply() turns one knob value into edits of the original source.
+//
+// apply() is called for every knob of every transform, with the default when
+// the configuration does not set it, and sees the whole configuration: coupled
+// knobs (launch bounds follow the block size) stay consistent, and applying
+// every default changes nothing.
+//
+// A new transform takes one .h/.cpp pair in transforms/, one line in
+// transforms/Registry.cpp and one lit test file in test/transforms/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_REWRITE_TRANSFORM_H
+#define CRO_REWRITE_TRANSFORM_H
+
+#include "cro/Analysis/KernelModel.h"
+#include "cro/Rewrite/EditSet.h"
+#include "llvm/Support/JSON.h"
+#include <map>
+
+namespace cro {
+
+struct TransformOptions {
+  bool AssumeNoAlias = false; ///< --assume-no-alias
+  bool AllowFastMath = false; ///< --allow-fast-math
+};
+
+/// What transforms read: the model and the original text of the main file.
+struct RewriteContext {
+  const KernelModel &Model;
+  llvm::StringRef Source;   ///< the main file, as on disk
+  llvm::StringRef FilePath; ///< for messages
+  TransformOptions Options;
+};
+
+/// Collects what describe() finds.
+class KnobSink {
+public:
+  KnobSink(std::vector<Knob> &Knobs, std::vector<Refusal> &Refused,
+           llvm::StringRef Transform)
+      : Knobs(Knobs), Refused(Refused), Transform(Transform.str()) {}
+  void offer(Knob K) {
+    K.Transform = Transform;
+    Knobs.push_back(std::move(K));
+  }
+  void refuse(llvm::StringRef Kernel, llvm::StringRef Reason,
+              llvm::StringRef Location = "") {
+    Refused.push_back({Kernel.str(), Transform, Reason.str(), Location.str()});
+  }
+
+private:
+  std::vector<Knob> &Knobs;
+  std::vector<Refusal> &Refused;
+  std::string Transform;
+};
+
+/// Every knob's value for one variant: the configuration's, else the default.
+class ResolvedConfig {
+public:
+  explicit ResolvedConfig(const std::vector<Knob> &Knobs) : Knobs(Knobs) {}
+  void set(const std::string &Id, llvm::json::Value V) {
+    Values.insert_or_assign(Id, std::move(V));
+  }
+  const Knob *knob(llvm::StringRef Id) const;
+  /// The value of knob Id, or nullptr when no such knob exists.
+  const llvm::json::Value *value(llvm::StringRef Id) const;
+  bool isDefault(const Knob &K) const;
+
+private:
+  const std::vector<Knob> &Knobs;
+  std::map<std::string, llvm::json::Value> Values;
+};
+
+class Transform {
+public:
+  virtual ~Transform() = default;
+  /// The name used in knob records and docs, e.g. "block-size".
+  virtual llvm::StringRef name() const = 0;
+  /// Knobs for kernel K, or refusals with reasons.
+  virtual void describe(const RewriteContext &Ctx, const KernelInfo &K,
+                        KnobSink &Out) const {}
+  /// File-wide knobs (compiler flags); called once per file.
+  virtual void describeFile(const RewriteContext &Ctx, KnobSink &Out) const {}
+  /// Adds the edits (and flags) that give knob K the value V.
+  virtual llvm::Error apply(const RewriteContext &Ctx, const Knob &K,
+                            const llvm::json::Value &V,
+                            const ResolvedConfig &Config,
+                            EditSet &Out) const = 0;
+};
+
+/// The kernel a knob belongs to, or nullptr for file-wide knobs.
+const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K);
+
+} // namespace cro
+
+#endif

@@ -1,0 +1,142 @@
+#include "cro/Rewrite/Engine.h"
+#include "cro/Rewrite/Registry.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace cro {
+
+const Knob *ResolvedConfig::knob(StringRef Id) const {
+  for (const Knob &K : Knobs)
+    if (K.Id == Id)
+      return &K;
+  return nullptr;
+}
+
+const json::Value *ResolvedConfig::value(StringRef Id) const {
+  auto It = Values.find(Id.str());
+  if (It != Values.end())
+    return &It->second;
+  const Knob *K = knob(Id);
+  return K ? &K->Default : nullptr;
+}
+
+bool ResolvedConfig::isDefault(const Knob &K) const {
+  const json::Value *V = value(K.Id);
+  return !V || *V == K.Default;
+}
+
+const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K) {
+  for (const KernelInfo &KI : Ctx.Model.Kernels)
+    if (KI.Name == K.Kernel)
+      return &KI;
+  return nullptr;
+}
+
+void describeKnobs(KernelModel &Model, StringRef Source, StringRef FilePath,
+                   const TransformOptions &Options) {
+  RewriteContext Ctx{Model, Source, FilePath, Options};
+  std::vector<Knob> Knobs;
+  std::vector<Refusal> Refused;
+  for (const auto &T : allTransforms()) {
+    KnobSink Sink(Knobs, Refused, T->name());
+    for (const KernelInfo &K : Model.Kernels)
+      T->describe(Ctx, K, Sink);
+    T->describeFile(Ctx, Sink);
+  }
+  Model.Knobs = std::move(Knobs);
+  Model.Refused = std::move(Refused);
+}
+
+Error validateConfiguration(const KernelModel &Model,
+                            const json::Object &Config) {
+  for (const auto &KV : Config) {
+    StringRef Id = KV.first;
+    const Knob *Found = nullptr;
+    for (const Knob &K : Model.Knobs)
+      if (K.Id == Id)
+        Found = &K;
+    if (!Found) {
+      std::string Why;
+      for (const Refusal &R : Model.Refused)
+        if (!R.Kernel.empty() && Id.starts_with(R.Kernel + "."))
+          Why += "; " + R.Transform + " refused " + R.Kernel + ": " + R.Reason;
+      return makeToolError(ExitCode::BadConfig,
+                           "unknown knob '" + Id +
+                               "' (see the \"knobs\" of --analyze)" + Why);
+    }
+    bool Legal = false;
+    for (const json::Value &V : Found->Values)
+      Legal |= V == KV.second;
+    if (!Legal) {
+      std::string Domain;
+      for (const json::Value &V : Found->Values) {
+        std::string S;
+        raw_string_ostream OS(S);
+        OS << V;
+        Domain += (Domain.empty() ? "" : ", ") + S;
+      }
+      std::string Got;
+      raw_string_ostream OS(Got);
+      OS << KV.second;
+      return makeToolError(ExitCode::BadConfig,
+                           "illegal value " + Got + " for knob '" + Id +
+                               "' (legal: " + Domain + ")");
+    }
+  }
+  return Error::success();
+}
+
+Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
+                                     const json::Object &Config) {
+  if (Error E = validateConfiguration(Ctx.Model, Config))
+    return std::move(E);
+  ResolvedConfig Resolved(Ctx.Model.Knobs);
+  for (const auto &KV : Config)
+    Resolved.set(KV.first.str(), KV.second);
+
+  EditSet Edits(Ctx.Source, Ctx.FilePath);
+  Variant Out;
+  for (const Knob &K : Ctx.Model.Knobs) {
+    const Transform *T = findTransform(K.Transform);
+    if (!T)
+      return makeToolError(ExitCode::Internal,
+                           "no transform named '" + K.Transform + "'");
+    const json::Value &V = *Resolved.value(K.Id);
+    Edits.setOrigin(K.Id);
+    if (Error E = T->apply(Ctx, K, V, Resolved, Edits))
+      return std::move(E);
+    if (!(V == K.Default))
+      Out.Sequence.push_back({K.Id, K.Transform, V});
+  }
+  Expected<std::string> Text = Edits.apply();
+  if (!Text)
+    return makeToolError(ExitCode::Internal, "could not apply the edits: " +
+                                                 toString(Text.takeError()));
+  Out.Source = std::move(*Text);
+  Out.NvccFlags = Edits.flags();
+  return Out;
+}
+
+Expected<json::Object> readConfiguration(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeToolError(ExitCode::BadConfig,
+                         "cannot read configuration '" + Path +
+                             "': " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return makeToolError(ExitCode::BadConfig,
+                         "configuration '" + Path +
+                             "' is not valid JSON: " + toString(V.takeError()));
+  json::Object *O = V->getAsObject();
+  if (!O)
+    return makeToolError(ExitCode::BadConfig,
+                         "configuration '" + Path +
+                             "' must be a JSON object mapping knob ids to "
+                             "values");
+  return std::move(*O);
+}
+
+} // namespace cro

@@ -1,0 +1,416 @@
+//===- BlockSize.cpp - the thread-block shape of a kernel's launches ------===//
+#include "BlockSize.h"
+#include "cro/Analysis/ASTHelpers.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const char *const DimNames[] = {"x", "y", "z"};
+
+/// How the block size of a kernel is written, and so how to change it.
+struct Plan {
+  std::string Refusal, Where;
+  std::vector<int64_t> Shape;
+  bool SquareOnly = false; ///< one symbol sets both x and y
+
+  struct Symbol {
+    unsigned Dim = 0;
+    bool Macro = false;
+    long InsertAt = -1; ///< where the kernel's own copy is defined
+    std::string Indent; ///< of the original definition
+  };
+  std::map<std::string, Symbol> Symbols; ///< macros and constants, by name
+  struct Site {
+    unsigned Offset, Length, Dim;
+  };
+  std::vector<Site> Literals; ///< literal block sizes
+  struct Grid {
+    unsigned Offset, Length, Dim;
+    ValueOrigin::Derivation D;
+  };
+  std::vector<Grid> Grids; ///< grids derived from a literal block size
+  /// Where the kernel's uses of a symbol are switched to its copy.
+  std::vector<std::pair<unsigned, unsigned>> Scopes;
+
+  bool refuse(std::string Why, std::string Loc = "") {
+    Refusal = std::move(Why);
+    Where = std::move(Loc);
+    return false;
+  }
+};
+
+std::string plainName(StringRef Qualified) {
+  size_t P = Qualified.rfind("::");
+  return P == StringRef::npos ? Qualified.str() : Qualified.substr(P + 2).str();
+}
+
+bool spans(const SourceSpan &Outer, const SourceSpan &Inner) {
+  return Inner.BeginOffset >= Outer.BeginOffset &&
+         Inner.EndOffset <= Outer.EndOffset;
+}
+
+/// True when another kernel's launch reads its block or grid from the same
+/// place (a shared local variable): editing it would change that launch too.
+bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
+                           const SourceSpan &S) {
+  for (const KernelInfo &Other : Ctx.Model.Kernels) {
+    if (&Other == &K)
+      continue;
+    for (const LaunchSite &L : Other.Launches)
+      for (const LaunchDim3 *D : {&L.Grid, &L.Block})
+        for (const ValueOrigin &V : D->Dims)
+          if (!V.ResolvedSpan.Begin.empty() &&
+              V.ResolvedSpan.BeginOffset < S.EndOffset &&
+              S.BeginOffset < V.ResolvedSpan.EndOffset)
+            return true;
+  }
+  return false;
+}
+
+bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
+  StringRef Src = Ctx.Source;
+  if (K.Launches.empty())
+    return P.refuse("no launch of " + K.Name +
+                    " in this file: its block size is chosen elsewhere");
+  if (!K.HardcodedSize.empty()) {
+    const BlockCoupling &H = K.HardcodedSize.front();
+    return P.refuse("the body hard-codes the block size: the literal " +
+                        H.Symbol + " (" + H.Context +
+                        ") has no link to the launch",
+                    H.Location);
+  }
+  bool GridStride = false;
+  for (const LoopInfo &L : K.Loops)
+    GridStride |= L.StepKind == "grid-stride";
+
+  unsigned NDims = 1;
+  for (const LaunchSite &L : K.Launches)
+    for (unsigned I = 0; I < L.Block.Dims.size() && I < 3; ++I)
+      if (L.Block.Dims[I].Kind != "default")
+        NDims = std::max(NDims, I + 1);
+
+  std::optional<std::vector<int64_t>> Shape;
+  for (const LaunchSite &L : K.Launches) {
+    std::vector<int64_t> S;
+    for (unsigned I = 0; I < NDims; ++I) {
+      if (I >= L.Block.Dims.size() || L.Block.Dims[I].Kind == "default") {
+        S.push_back(1);
+        continue;
+      }
+      const ValueOrigin &B = L.Block.Dims[I];
+      if (B.Kind == "template-param")
+        return P.refuse("the block size at " + L.Location +
+                            " is the template parameter '" + B.Symbol +
+                            "' of '" + L.Caller +
+                            "', set where that template is instantiated",
+                        L.Location);
+      if (B.Kind == "runtime")
+        return P.refuse("the block size at " + L.Location +
+                            " is the run-time value '" + B.Text +
+                            "'; only compile-time block sizes can be tuned",
+                        L.Location);
+      if (B.Kind == "constant-expr" || !B.Value)
+        return P.refuse("the block size at " + L.Location +
+                            " is the expression '" + B.Text +
+                            "'; write it as a literal, macro or constant",
+                        L.Location);
+      S.push_back(*B.Value);
+      if (B.Kind == "macro" || B.Kind == "constant") {
+        auto [It, New] = P.Symbols.try_emplace(B.Symbol);
+        Plan::Symbol &Sym = It->second;
+        if (!New && Sym.Dim != I) {
+          if (Sym.Dim + I != 1) // only x and y may share a symbol
+            return P.refuse("'" + B.Symbol +
+                                "' sets more than one block "
+                                "dimension",
+                            L.Location);
+          P.SquareOnly = true;
+        }
+        if (New)
+          Sym.Dim = I;
+        Sym.Macro = B.Kind == "macro";
+        if (Sym.Macro) {
+          Sym.InsertAt = defineLineEnd(Src, B.Symbol);
+          if (Sym.InsertAt < 0)
+            return P.refuse("macro '" + B.Symbol +
+                                "' is not defined exactly once in this "
+                                "file, so the kernel's own copy has no "
+                                "place to go",
+                            L.Location);
+        } else {
+          Sym.InsertAt = B.DefinitionLine.EndOffset;
+          Sym.Indent =
+              Src.substr(B.DefinitionLine.BeginOffset,
+                         B.DefinitionLine.EndOffset -
+                             B.DefinitionLine.BeginOffset)
+                  .take_while([](char C) { return C == ' ' || C == '\t'; })
+                  .str();
+        }
+      } else if (B.Kind == "literal") {
+        const SourceSpan &R = B.ResolvedSpan;
+        if (R.EndOffset <= R.BeginOffset ||
+            Src.substr(R.BeginOffset, R.EndOffset - R.BeginOffset)
+                    .find_first_not_of("0123456789uUlL") != StringRef::npos)
+          return P.refuse("the block size at " + L.Location +
+                              " is not written as a plain number",
+                          L.Location);
+        if (!spans(L.Span, R) && sharedWithOtherKernel(Ctx, K, R))
+          return P.refuse("the block size at " + L.Location + " comes from '" +
+                              (B.Via.empty() ? B.Text : B.Via.back()) +
+                              "', which launches of other kernels use too",
+                          L.Location);
+        P.Literals.push_back({R.BeginOffset, R.EndOffset - R.BeginOffset, I});
+      } else {
+        return P.refuse("the block size at " + L.Location + " ('" + B.Text +
+                            "') cannot be tuned",
+                        L.Location);
+      }
+      if (!spans(L.Span, B.ResolvedSpan))
+        P.Scopes.push_back(
+            {B.ResolvedSpan.BeginOffset, B.ResolvedSpan.EndOffset});
+    }
+    if (!Shape)
+      Shape = S;
+    else if (*Shape != S)
+      return P.refuse("the launches use different block sizes, so one knob "
+                      "cannot set them",
+                      L.Location);
+
+    // Coverage: every grid dimension follows the block, or does not matter.
+    for (unsigned I = 0; I < NDims; ++I) {
+      const ValueOrigin *G = I < L.Grid.Dims.size() ? &L.Grid.Dims[I] : nullptr;
+      const ValueOrigin &B = L.Block.Dims[I < L.Block.Dims.size() ? I : 0];
+      bool Follows = G && G->Derived && G->Derived->BlockDim == DimNames[I];
+      if (!Follows) {
+        if (GridStride)
+          continue; // a grid-stride loop covers any domain
+        return P.refuse(
+            "grid dimension " + std::string(DimNames[I]) + " at " + L.Location +
+                " ('" + (G && !G->Text.empty() ? G->Text : "1") +
+                "') does not follow the block size, so another block size "
+                "would cover a different index range",
+            L.Location);
+      }
+      const std::string &Term = G->Derived->BlockTerm;
+      bool ThroughVariable = !L.Block.Variable.empty() &&
+                             Term == L.Block.Variable + "." + DimNames[I];
+      bool ThroughSymbol =
+          (!B.Symbol.empty() && Term == B.Symbol) ||
+          std::find(B.Via.begin(), B.Via.end(), Term) != B.Via.end();
+      if (!ThroughVariable && !ThroughSymbol) {
+        if (B.Kind != "literal")
+          return P.refuse("grid dimension " + std::string(DimNames[I]) +
+                              " at " + L.Location + " divides by '" + Term +
+                              "', which the tool cannot tie to the block "
+                              "size '" +
+                              B.Text + "'",
+                          L.Location);
+        P.Grids.push_back(
+            {G->ResolvedSpan.BeginOffset,
+             G->ResolvedSpan.EndOffset - G->ResolvedSpan.BeginOffset, I,
+             *G->Derived});
+      }
+      if (!spans(L.Span, G->ResolvedSpan)) {
+        if (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan))
+          return P.refuse("the grid at " + L.Location + " comes from '" +
+                              (G->Via.empty() ? G->Text : G->Via.back()) +
+                              "', which launches of other kernels use too",
+                          L.Location);
+        P.Scopes.push_back(
+            {G->ResolvedSpan.BeginOffset, G->ResolvedSpan.EndOffset});
+      }
+    }
+    P.Scopes.push_back({L.Span.BeginOffset, L.Span.EndOffset});
+  }
+  P.Scopes.push_back({K.Span.BeginOffset, K.Span.EndOffset});
+  P.Shape = *Shape;
+
+  // Uses in preprocessor directives cannot see a constant, and changing a
+  // macro there would change what gets compiled.
+  for (const auto &[Name, Sym] : P.Symbols)
+    for (const auto &[B, E] : P.Scopes)
+      for (const TokenRange &T : findIdentifier(Src, B, E, Name))
+        if (onDirectiveLine(Src, T.Offset))
+          return P.refuse(
+              "'" + Name + "' is used in a preprocessor directive at line " +
+              std::to_string(StringRef(Src.data(), T.Offset).count('\n') + 1));
+  return true;
+}
+
+std::vector<json::Value> domain(const Plan &P) {
+  std::vector<json::Value> Out;
+  auto Add = [&](std::vector<int64_t> S) {
+    if (S.size() == 1)
+      Out.push_back(S[0]);
+    else {
+      json::Array A;
+      for (int64_t X : S)
+        A.push_back(X);
+      Out.push_back(std::move(A));
+    }
+  };
+  size_t N = P.Shape.size();
+  if (N == 1) {
+    for (int64_t X : {32, 64, 128, 256, 512, 1024})
+      Add({X});
+  } else if (N == 2) {
+    for (int64_t X : {8, 16, 32, 64, 128, 256, 512})
+      for (int64_t Y : {1, 2, 4, 8, 16, 32}) {
+        int64_t T = X * Y;
+        if (P.SquareOnly ? X == Y && T <= 1024
+                         : T >= 64 && T <= 1024 && T % 32 == 0)
+          Add({X, Y});
+      }
+  } else {
+    for (int64_t X : {8, 16, 32, 64})
+      for (int64_t Y : {1, 2, 4, 8})
+        for (int64_t Z : {1, 2, 4, 8}) {
+          int64_t T = X * Y * Z;
+          if ((!P.SquareOnly || X == Y) && T >= 64 && T <= 1024 && T % 32 == 0)
+            Add({X, Y, Z});
+        }
+  }
+  return Out;
+}
+
+json::Value shapeValue(const std::vector<int64_t> &S) {
+  if (S.size() == 1)
+    return S[0];
+  json::Array A;
+  for (int64_t X : S)
+    A.push_back(X);
+  return A;
+}
+
+std::string recomputedGrid(const ValueOrigin::Derivation &D, int64_t B) {
+  std::string Extent = D.Extent;
+  if (Extent.find_first_of("+-*/%?<>&|") != std::string::npos)
+    Extent = "(" + Extent + ")";
+  if (D.Form == "floor-div")
+    return Extent + " / " + std::to_string(B);
+  if (D.Form == "ceil-float")
+    return "ceil(" + Extent + " / (float)" + std::to_string(B) + ")";
+  return "(" + Extent + " + " + std::to_string(B - 1) + ") / " +
+         std::to_string(B);
+}
+
+} // namespace
+
+std::vector<int64_t> BlockSize::shapeOf(const json::Value &V) {
+  std::vector<int64_t> S;
+  if (std::optional<int64_t> N = V.getAsInteger())
+    S.push_back(*N);
+  else if (const json::Array *A = V.getAsArray())
+    for (const json::Value &X : *A)
+      S.push_back(X.getAsInteger().value_or(1));
+  return S;
+}
+
+std::optional<std::vector<int64_t>>
+BlockSize::currentShape(const KernelInfo &K) {
+  std::optional<std::vector<int64_t>> Shape;
+  for (const LaunchSite &L : K.Launches) {
+    std::vector<int64_t> S;
+    for (const ValueOrigin &V : L.Block.Dims) {
+      if (!V.Value)
+        return std::nullopt;
+      S.push_back(*V.Value);
+    }
+    while (S.size() > 1 && S.back() == 1)
+      S.pop_back();
+    if (Shape && *Shape != S)
+      return std::nullopt;
+    Shape = S;
+  }
+  return Shape;
+}
+
+std::optional<int64_t>
+BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
+  std::vector<int64_t> S;
+  if (const json::Value *V = Config.value(K.Name + ".block"))
+    S = shapeOf(*V);
+  else if (std::optional<std::vector<int64_t>> C = currentShape(K))
+    S = *C;
+  if (S.empty())
+    return std::nullopt;
+  int64_t T = 1;
+  for (int64_t X : S)
+    T *= X;
+  return T;
+}
+
+void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                         KnobSink &Out) const {
+  Plan P;
+  if (!makePlan(Ctx, K, P)) {
+    Out.refuse(K.Name, P.Refusal, P.Where);
+    return;
+  }
+  Knob Kn;
+  Kn.Id = K.Name + ".block";
+  Kn.Kernel = K.Name;
+  Kn.Default = shapeValue(P.Shape);
+  Kn.Values = domain(P);
+  bool Listed = false;
+  for (const json::Value &V : Kn.Values)
+    Listed |= V == Kn.Default;
+  if (!Listed)
+    Kn.Values.push_back(Kn.Default);
+  Out.offer(std::move(Kn));
+}
+
+Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
+                       const json::Value &V, const ResolvedConfig &,
+                       EditSet &Out) const {
+  if (V == K.Default)
+    return Error::success();
+  const KernelInfo *KI = kernelOf(Ctx, K);
+  Plan P;
+  if (!KI || !makePlan(Ctx, *KI, P))
+    return makeToolError(ExitCode::Internal,
+                         "block-size: no plan for " + K.Id + ": " + P.Refusal);
+  std::vector<int64_t> Shape = shapeOf(V);
+  StringRef Src = Ctx.Source;
+  std::string Kernel = plainName(KI->Name);
+
+  for (const auto &[Name, Sym] : P.Symbols) {
+    int64_t NewValue = Shape[Sym.Dim];
+    std::string Copy = freshIdentifier(Src, Kernel + "_" + Name);
+    std::string Def = Sym.Macro
+                          ? "\n#define " + Copy + " " + std::to_string(NewValue)
+                          : "\n" + Sym.Indent + "constexpr int " + Copy +
+                                " = " + std::to_string(NewValue) + ";";
+    if (Error E = Out.insert(Sym.InsertAt, Def))
+      return E;
+    std::set<unsigned> Done;
+    for (const auto &[B, E] : P.Scopes)
+      for (const TokenRange &T : findIdentifier(Src, B, E, Name)) {
+        // __launch_bounds__ belongs to the launch-bounds transform, which
+        // writes the new block size there itself.
+        if (KI->Bounds && T.Offset >= KI->Bounds->Span.BeginOffset &&
+            T.Offset < KI->Bounds->Span.EndOffset)
+          continue;
+        if (Done.insert(T.Offset).second)
+          if (Error Err = Out.replace(T.Offset, T.Length, Copy))
+            return Err;
+      }
+  }
+  for (const Plan::Site &S : P.Literals)
+    if (Error E = Out.replace(S.Offset, S.Length, std::to_string(Shape[S.Dim])))
+      return E;
+  for (const Plan::Grid &G : P.Grids)
+    if (Error E =
+            Out.replace(G.Offset, G.Length, recomputedGrid(G.D, Shape[G.Dim])))
+      return E;
+  return Error::success();
+}
+
+} // namespace cro

@@ -1,0 +1,109 @@
+#include "LaunchBounds.h"
+#include "BlockSize.h"
+#include "cro/Support/ToolError.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const char *const MaxRegKnob = "nvcc.maxrregcount";
+
+/// The knob value the kernel's current attribute stands for.
+json::Value currentBounds(const KernelInfo &K) {
+  if (!K.Bounds)
+    return "none";
+  if (K.Bounds->MinBlocks.Kind == "default")
+    return "max";
+  if (K.Bounds->MinBlocks.Value)
+    return *K.Bounds->MinBlocks.Value;
+  return K.Bounds->MinBlocks.Text;
+}
+
+} // namespace
+
+void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                            KnobSink &Out) const {
+  ResolvedConfig Defaults(Ctx.Model.Knobs);
+  if (!BlockSize::currentShape(K)) {
+    Out.refuse(K.Name, K.Launches.empty()
+                           ? "no launch in this file gives the block size "
+                             "that the bound must match"
+                           : "the block size is not a compile-time constant "
+                             "common to all launches");
+    return;
+  }
+  if (K.Bounds && !K.Bounds->MaxThreads.Value) {
+    Out.refuse(K.Name,
+               "the existing __launch_bounds__ is not a compile-time "
+               "constant",
+               K.Bounds->Span.Begin);
+    return;
+  }
+  Knob Kn;
+  Kn.Id = K.Name + ".launch_bounds";
+  Kn.Kernel = K.Name;
+  Kn.Default = currentBounds(K);
+  Kn.Values = {"none", "max", 1, 2, 3, 4, 8};
+  bool Listed = false;
+  for (const json::Value &V : Kn.Values)
+    Listed |= V == Kn.Default;
+  if (!Listed)
+    Kn.Values.push_back(Kn.Default);
+  Out.offer(std::move(Kn));
+}
+
+void LaunchBounds::describeFile(const RewriteContext &, KnobSink &Out) const {
+  Knob Kn;
+  Kn.Id = MaxRegKnob;
+  Kn.Default = 0;
+  Kn.Values = {0, 32, 40, 48, 64, 80, 96, 128, 168, 255};
+  Out.offer(std::move(Kn));
+}
+
+Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
+                          const json::Value &V, const ResolvedConfig &Config,
+                          EditSet &Out) const {
+  if (K.Id == MaxRegKnob) {
+    if (std::optional<int64_t> N = V.getAsInteger(); N && *N > 0)
+      Out.addFlag("-maxrregcount=" + std::to_string(*N));
+    return Error::success();
+  }
+  const KernelInfo *KI = kernelOf(Ctx, K);
+  if (!KI)
+    return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
+  std::optional<int64_t> Threads = BlockSize::threadsPerBlock(*KI, Config);
+  bool BlockChanged = Threads && KI->Bounds && KI->Bounds->MaxThreads.Value &&
+                      *KI->Bounds->MaxThreads.Value != *Threads;
+  if (V == K.Default && !BlockChanged)
+    return Error::success();
+  if (!Threads)
+    return makeToolError(ExitCode::Internal, "no block size for " + K.Id);
+
+  std::string Attr;
+  if (V == json::Value("max"))
+    Attr = "__launch_bounds__(" + std::to_string(*Threads) + ")";
+  else if (std::optional<int64_t> MinBlocks = V.getAsInteger())
+    Attr = "__launch_bounds__(" + std::to_string(*Threads) + ", " +
+           std::to_string(*MinBlocks) + ")";
+  else if (V != json::Value("none")) // a symbolic minimum kept as written
+    Attr = "__launch_bounds__(" + std::to_string(*Threads) + ", " +
+           KI->Bounds->MinBlocks.Text + ")";
+
+  if (KI->Bounds) {
+    unsigned B = KI->Bounds->Span.BeginOffset, E = KI->Bounds->Span.EndOffset;
+    if (Attr.empty()) {
+      // Remove the attribute and one space after it.
+      if (E < Ctx.Source.size() && Ctx.Source[E] == ' ')
+        ++E;
+      return Out.replace(B, E - B, "");
+    }
+    return Out.replace(B, E - B, Attr);
+  }
+  if (Attr.empty())
+    return Error::success();
+  return Out.insert(KI->NameOffset, Attr + " ");
+}
+
+} // namespace cro

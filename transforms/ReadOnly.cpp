@@ -1,0 +1,130 @@
+#include "ReadOnly.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+bool wantsEdit(const ParamInfo &P) {
+  return P.IsPointer && P.Access == "read" && !(P.PointeeConst && P.IsRestrict);
+}
+
+/// Why the kernel's pointer arguments might alias, or "" when they cannot
+/// (as far as the launches in this file show).
+std::string aliasingReason(const KernelInfo &K) {
+  for (const ParamInfo &P : K.Params)
+    if (P.IsPointer && P.Access == "unknown")
+      return "pointer parameter '" + P.Name + "' escapes the analysis (" +
+             P.EscapeReason + ")";
+  if (K.Launches.empty())
+    return "no launch of the kernel in this file shows its arguments";
+  for (const LaunchSite &L : K.Launches) {
+    if (L.Args.size() != K.Params.size())
+      return "the arguments of the launch at " + L.Location +
+             " are not visible";
+    StringSet<> Seen;
+    for (size_t I = 0; I < K.Params.size(); ++I) {
+      if (!K.Params[I].IsPointer)
+        continue;
+      const LaunchSite::Argument &A = L.Args[I];
+      if (A.BaseVariable.empty())
+        return "argument '" + A.Text + "' at " + L.Location +
+               " is not a plain pointer variable, so it may alias another";
+      if (!Seen.insert(A.BaseVariable).second)
+        return "'" + A.BaseVariable + "' is passed twice at " + L.Location;
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+void ReadOnly::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                        KnobSink &Out) const {
+  std::vector<const ParamInfo *> Edited;
+  for (const ParamInfo &P : K.Params)
+    if (wantsEdit(P))
+      Edited.push_back(&P);
+  if (Edited.empty()) {
+    bool AnyReadOnly = false;
+    for (const ParamInfo &P : K.Params)
+      AnyReadOnly |= P.IsPointer && P.Access == "read";
+    Out.refuse(K.Name, AnyReadOnly ? "its read-only pointers are already "
+                                     "const __restrict__"
+                                   : "no pointer parameter is only read");
+    return;
+  }
+  for (const ParamInfo *P : Edited) {
+    if (!P->PlainPointerDeclarator) {
+      Out.refuse(K.Name, "parameter '" + P->Name +
+                             "' is not written as `T *name` (a typedef or "
+                             "macro type), so const cannot be added in place");
+      return;
+    }
+    if (P->AliasedByNonConst && !P->PointeeConst) {
+      Out.refuse(K.Name, "parameter '" + P->Name +
+                             "' is copied into a pointer to non-const, which "
+                             "would no longer compile");
+      return;
+    }
+  }
+  if (K.DeclaredInHeader) {
+    Out.refuse(K.Name, "the kernel is also declared in a header, whose "
+                       "signature would no longer match");
+    return;
+  }
+  for (const std::vector<ParamInfo> &Decl : K.Redeclarations)
+    if (Decl.size() != K.Params.size()) {
+      Out.refuse(K.Name, "a prototype of the kernel has a different number "
+                         "of parameters");
+      return;
+    }
+  std::string Alias = aliasingReason(K);
+  if (!Alias.empty() && !Ctx.Options.AssumeNoAlias) {
+    Out.refuse(K.Name, Alias + "; pass --assume-no-alias to allow "
+                               "__restrict__ anyway");
+    return;
+  }
+  Knob Kn;
+  Kn.Id = K.Name + ".read_only";
+  Kn.Kernel = K.Name;
+  Kn.Default = false;
+  Kn.Values = {false, true};
+  Out.offer(std::move(Kn));
+}
+
+Error ReadOnly::apply(const RewriteContext &Ctx, const Knob &K,
+                      const json::Value &V, const ResolvedConfig &,
+                      EditSet &Out) const {
+  if (V == K.Default || V != json::Value(true))
+    return Error::success();
+  const KernelInfo *KI = kernelOf(Ctx, K);
+  if (!KI)
+    return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
+  auto EditParam = [&](const ParamInfo &Target, const ParamInfo &P) -> Error {
+    if (!Target.PointeeConst)
+      if (Error E = Out.insert(P.Span.BeginOffset, "const "))
+        return E;
+    if (Target.IsRestrict)
+      return Error::success();
+    if (P.NameOffset)
+      return Out.insert(P.NameOffset, "__restrict__ ");
+    return Out.insert(P.Span.EndOffset, " __restrict__"); // unnamed
+  };
+  for (size_t I = 0; I < KI->Params.size(); ++I) {
+    const ParamInfo &P = KI->Params[I];
+    if (!wantsEdit(P))
+      continue;
+    if (Error E = EditParam(P, P))
+      return E;
+    for (const std::vector<ParamInfo> &Decl : KI->Redeclarations)
+      if (Error E = EditParam(P, Decl[I]))
+        return E;
+  }
+  return Error::success();
+}
+
+} // namespace cro

@@ -1,0 +1,36 @@
+//===- Registry.cpp - the transforms, in the order their edits are made ---===//
+//
+// To add a transform: one .h/.cpp pair in this directory, one line below,
+// one lit test file in test/transforms/.
+//
+//===----------------------------------------------------------------------===//
+#include "cro/Rewrite/Registry.h"
+#include "BlockSize.h"
+#include "LaunchBounds.h"
+#include "NvccFlags.h"
+#include "ReadOnly.h"
+#include "Unroll.h"
+
+namespace cro {
+
+const std::vector<std::unique_ptr<Transform>> &allTransforms() {
+  static const std::vector<std::unique_ptr<Transform>> All = [] {
+    std::vector<std::unique_ptr<Transform>> V;
+    V.push_back(std::make_unique<BlockSize>());
+    V.push_back(std::make_unique<LaunchBounds>());
+    V.push_back(std::make_unique<Unroll>());
+    V.push_back(std::make_unique<ReadOnly>());
+    V.push_back(std::make_unique<NvccFlags>());
+    return V;
+  }();
+  return All;
+}
+
+const Transform *findTransform(llvm::StringRef Name) {
+  for (const auto &T : allTransforms())
+    if (T->name() == Name)
+      return T.get();
+  return nullptr;
+}
+
+} // namespace cro

@@ -1,0 +1,96 @@
+#include "Unroll.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+json::Value currentUnroll(const LoopInfo &L) {
+  if (!L.HasUnrollPragma)
+    return "none";
+  if (L.UnrollValue == "full")
+    return "full";
+  int64_t N;
+  if (!StringRef(L.UnrollValue).getAsInteger(10, N))
+    return N;
+  return L.UnrollValue; // a symbolic count: kept as written
+}
+
+const LoopInfo *loopOf(const KernelInfo &K, StringRef KnobId) {
+  StringRef LoopId = KnobId.rsplit('.').second;
+  for (const LoopInfo &L : K.Loops)
+    if (L.Id == LoopId)
+      return &L;
+  return nullptr;
+}
+
+} // namespace
+
+void Unroll::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                      KnobSink &Out) const {
+  for (const LoopInfo &L : K.Loops) {
+    if (L.InMacro) {
+      Out.refuse(K.Name,
+                 "loop " + L.Id +
+                     " is written inside a macro; a pragma "
+                     "cannot be placed before it",
+                 L.Location);
+      continue;
+    }
+    Knob Kn;
+    Kn.Id = K.Name + ".unroll." + L.Id;
+    Kn.Kernel = K.Name;
+    Kn.Default = currentUnroll(L);
+    Kn.Values = {"none", 1, 2, 4, 8, 16};
+    if (L.TripCount)
+      Kn.Values.push_back("full");
+    bool DefaultListed = false;
+    for (const json::Value &V : Kn.Values)
+      DefaultListed |= V == Kn.Default;
+    if (!DefaultListed)
+      Kn.Values.push_back(Kn.Default);
+    Out.offer(std::move(Kn));
+  }
+}
+
+Error Unroll::apply(const RewriteContext &Ctx, const Knob &K,
+                    const json::Value &V, const ResolvedConfig &,
+                    EditSet &Out) const {
+  if (V == K.Default)
+    return Error::success();
+  const KernelInfo *KI = kernelOf(Ctx, K);
+  const LoopInfo *L = KI ? loopOf(*KI, K.Id) : nullptr;
+  if (!L)
+    return makeToolError(ExitCode::Internal, "no loop for knob " + K.Id);
+  std::string Pragma;
+  if (V == json::Value("full"))
+    Pragma = "#pragma unroll";
+  else if (std::optional<int64_t> N = V.getAsInteger())
+    Pragma = "#pragma unroll " + std::to_string(*N);
+
+  StringRef Src = Ctx.Source;
+  if (L->HasUnrollPragma) {
+    // Replace the existing pragma's line, or remove it for "none".
+    unsigned Begin = L->PragmaSpan.BeginOffset, End = L->PragmaSpan.EndOffset;
+    if (Pragma.empty())
+      return Out.replace(Begin, End - Begin + (End < Src.size() ? 1 : 0), "");
+    std::string Indent =
+        Src.substr(Begin, End - Begin)
+            .take_while([](char C) { return C == ' ' || C == '\t'; })
+            .str();
+    return Out.replace(Begin, End - Begin, Indent + Pragma);
+  }
+  if (Pragma.empty())
+    return Error::success();
+  unsigned Begin = L->Span.BeginOffset;
+  unsigned Line = lineStart(Src, Begin);
+  if (Src.substr(Line, Begin - Line).trim(" \t").empty())
+    return Out.insert(Line, L->Indent + Pragma + "\n");
+  // The loop does not start its line (`if (c) for (...)`): break the line.
+  return Out.insert(Begin, "\n" + L->Indent + Pragma + "\n" + L->Indent);
+}
+
+} // namespace cro
