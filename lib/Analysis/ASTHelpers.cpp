@@ -1,4 +1,5 @@
 #include "cro/Analysis/ASTHelpers.h"
+#include "cro/Support/TextLines.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -67,11 +68,8 @@ SourceSpan SourceText::lineSpan(SourceLocation Loc) const {
   SourceLocation E = SM.getExpansionLoc(Loc);
   auto [FID, Offset] = SM.getDecomposedLoc(E);
   StringRef Buf = SM.getBufferData(FID);
-  size_t Begin = Buf.rfind('\n', Offset == 0 ? 0 : Offset - 1);
-  Begin = (Begin == StringRef::npos || Offset == 0) ? 0 : Begin + 1;
-  size_t End = Buf.find('\n', Offset);
-  if (End == StringRef::npos)
-    End = Buf.size();
+  unsigned Begin = lineStart(Buf, Offset);
+  unsigned End = lineEnd(Buf, Offset);
   SourceSpan S;
   SourceLocation Start = SM.getComposedLoc(FID, Begin);
   S.Begin = location(Start);

@@ -398,8 +398,15 @@ const FunctionDecl *calleeKernel(const Expr *Callee,
   };
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     AddArgs(DRE->template_arguments());
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-      return FD->hasAttr<CUDAGlobalAttr>() ? templatePattern(FD) : nullptr;
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      if (!FD->hasAttr<CUDAGlobalAttr>())
+        return nullptr;
+      FD = templatePattern(FD);
+      // Launched through a prototype: the kernel is its definition.
+      if (const FunctionDecl *Def = FD->getDefinition())
+        FD = Def;
+      return FD;
+    }
   }
   if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E)) {
     AddArgs(ULE->template_arguments());
@@ -410,7 +417,7 @@ const FunctionDecl *calleeKernel(const Expr *Callee,
       else
         FD = dyn_cast<FunctionDecl>(ND);
       if (FD && FD->hasAttr<CUDAGlobalAttr>())
-        return FD;
+        return FD->getDefinition() ? FD->getDefinition() : FD;
     }
   }
   return nullptr;

@@ -66,16 +66,6 @@ std::string freshIdentifier(StringRef Source, StringRef Name) {
   return Candidate;
 }
 
-unsigned lineStart(StringRef Source, unsigned Offset) {
-  size_t P = Source.rfind('\n', Offset == 0 ? 0 : Offset - 1);
-  return (P == StringRef::npos || Offset == 0) ? 0 : P + 1;
-}
-
-unsigned lineEnd(StringRef Source, unsigned Offset) {
-  size_t P = Source.find('\n', Offset);
-  return P == StringRef::npos ? Source.size() : P;
-}
-
 bool onDirectiveLine(StringRef Source, unsigned Offset) {
   // Walk back over continued lines to the directive's first line.
   unsigned Start = lineStart(Source, Offset);

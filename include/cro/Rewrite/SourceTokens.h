@@ -8,6 +8,7 @@
 #ifndef CRO_REWRITE_SOURCETOKENS_H
 #define CRO_REWRITE_SOURCETOKENS_H
 
+#include "cro/Support/TextLines.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
@@ -33,9 +34,6 @@ std::string freshIdentifier(llvm::StringRef Source, llvm::StringRef Name);
 /// True when Offset is on a preprocessor directive line (#if, #define, ...).
 bool onDirectiveLine(llvm::StringRef Source, unsigned Offset);
 
-unsigned lineStart(llvm::StringRef Source, unsigned Offset);
-/// The offset of the newline ending Offset's line (or Source.size()).
-unsigned lineEnd(llvm::StringRef Source, unsigned Offset);
 
 /// The last line of the `#define Name` directive in Source (following
 /// backslash continuations): its end offset, or -1 when Name is not defined
