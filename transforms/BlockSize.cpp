@@ -74,6 +74,49 @@ bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
   return false;
 }
 
+/// True when which elements a thread touches along dimension Dim does not
+/// depend on the block size, so a grid that does not follow the block still
+/// covers the same domain -- one block per row with block-strided loops
+/// (softmax, layer norm). Needs: no global index scales blockIdx by the
+/// block size, no global index uses threadIdx directly, and every loop that
+/// starts from threadIdx steps by the block size.
+bool coverageIndependentOfBlock(const KernelInfo &K, unsigned Dim,
+                                int64_t BlockValue) {
+  std::string T = std::string("threadIdx.") + DimNames[Dim];
+  std::string B = std::string("blockIdx.") + DimNames[Dim];
+  std::string D = std::string("blockDim.") + DimNames[Dim];
+  for (const AccessInfo &A : K.Accesses) {
+    if (A.Space != "global")
+      continue;
+    for (const IndexInfo &I : A.Indices) {
+      if (!I.Affine)
+        return false;
+      if (!I.Form.coefficient(T).isZero())
+        return false;
+      SymPoly C = I.Form.coefficient(B);
+      if (C.isZero())
+        continue;
+      if (C.constantValue() == BlockValue)
+        return false;
+      for (const auto &[Mono, Coef] : C.terms())
+        for (const std::string &Sym : Mono)
+          if (Sym == D)
+            return false;
+    }
+  }
+  bool Strided = false;
+  for (const LoopInfo &L : K.Loops) {
+    if (L.Init.find(T) == std::string::npos)
+      continue;
+    bool ByBlock =
+        L.Step.find(D) != std::string::npos || L.StepValue == BlockValue;
+    if (!ByBlock)
+      return false;
+    Strided = true;
+  }
+  return Strided;
+}
+
 bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   StringRef Src = Ctx.Source;
   if (K.Launches.empty())
@@ -191,6 +234,8 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
       if (!Follows) {
         if (GridStride)
           continue; // a grid-stride loop covers any domain
+        if (I < S.size() && coverageIndependentOfBlock(K, I, S[I]))
+          continue; // block-strided loops cover any row length
         return P.refuse(
             "grid dimension " + std::string(DimNames[I]) + " at " + L.Location +
                 " ('" + (G && !G->Text.empty() ? G->Text : "1") +

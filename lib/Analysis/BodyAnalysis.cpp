@@ -330,6 +330,7 @@ private:
                                    : "runtime";
       }
     }
+    L.StepValue = StepValue;
     // Constant trip count.
     std::optional<int64_t> InitV = evaluateInt(InitE, Ctx);
     std::optional<int64_t> BoundV = evaluateInt(BoundE, Ctx);

@@ -133,6 +133,7 @@ json::Value toJSON(const LoopInfo &L) {
                       {"step", strOrNull(L.Step)},
                       {"step_kind", strOrNull(L.StepKind)},
                       {"trip_count", optInt(L.TripCount)},
+                      {"step_value", optInt(L.StepValue)},
                       {"unroll_pragma", L.HasUnrollPragma},
                       {"contains_sync", L.ContainsSync},
                       {"unroll_value", strOrNull(L.UnrollValue)},

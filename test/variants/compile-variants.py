@@ -10,7 +10,6 @@ configuration reproduces each file byte for byte.
 """
 import argparse
 import concurrent.futures
-import hashlib
 import json
 import os
 import random
@@ -19,52 +18,21 @@ import subprocess
 import sys
 import tempfile
 
-HEADER = "// cuda-rewrite-opt: build this variant with nvcc"
-
-
-def analyze(tool, path):
-    out = subprocess.run([tool, path, "--analyze", "--cuda-gpu-arch=sm_90"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"--analyze failed on {path}: {out.stderr}")
-    return json.loads(out.stdout)
-
-
-def configurations(knobs, rng, randoms):
-    configs = [("default", {})]
-    for k in knobs:
-        for v in (k["values"][0], k["values"][-1]):
-            if v != k["default"]:
-                configs.append((f"{k['id']}={json.dumps(v)}", {k["id"]: v}))
-    for i in range(randoms):
-        cfg = {k["id"]: rng.choice(k["values"]) for k in knobs}
-        configs.append((f"random#{i}", cfg))
-    return configs
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from variants import analyze, configurations, make_variant, nvcc_command  # noqa: E402
 
 
 def build(tool, nvcc, arch, src, name, cfg, workdir):
-    cfg_path = os.path.join(workdir, "config.json")
-    with open(cfg_path, "w") as f:
-        json.dump(cfg, f)
-    variant = os.path.join(workdir, os.path.basename(src))
-    r = subprocess.run([tool, src, "--apply", cfg_path, "-o", variant,
-                        "--cuda-gpu-arch=" + arch],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"--apply failed ({r.returncode}): {r.stderr.strip()}"
-    with open(variant) as f:
-        text = f.read()
-    flags = []
-    first = text.split("\n", 1)[0]
-    if first.startswith(HEADER):
-        flags = first[len(HEADER):].split()
+    try:
+        variant, text, flags = make_variant(tool, src, cfg, workdir, arch)
+    except RuntimeError as e:
+        return str(e)
     if name == "default":
         with open(src) as f:
             if f.read() != text:
                 return "the default configuration changed the source"
-    cmd = [nvcc, f"-arch={arch}", "-c", variant, "-o", os.devnull,
-           "-I", os.path.dirname(os.path.abspath(src))] + flags
-    c = subprocess.run(cmd, capture_output=True, text=True)
+    c = subprocess.run(nvcc_command(nvcc, src, variant, os.devnull, flags, arch),
+                       capture_output=True, text=True)
     if c.returncode != 0:
         return "nvcc failed:\n" + c.stderr.strip() + "\n--- variant:\n" + text
     return None
@@ -89,7 +57,6 @@ def main():
             jobs.append((src, name, cfg))
 
     failures = []
-    seen = {}
 
     def run(job):
         src, name, cfg = job

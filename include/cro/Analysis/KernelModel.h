@@ -130,6 +130,7 @@ struct LoopInfo {
   /// (blockDim*gridDim), "geometric" (*=, /=, <<=, >>=), "runtime", "".
   std::string StepKind;
   std::optional<int64_t> TripCount; ///< when init, bound and step are constant
+  std::optional<int64_t> StepValue; ///< the step, when a constant
   bool HasUnrollPragma = false;
   std::string UnrollValue; ///< the existing pragma's argument ("" = none/full)
   SourceSpan PragmaSpan;   ///< the existing `#pragma unroll` line

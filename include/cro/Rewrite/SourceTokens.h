@@ -34,7 +34,6 @@ std::string freshIdentifier(llvm::StringRef Source, llvm::StringRef Name);
 /// True when Offset is on a preprocessor directive line (#if, #define, ...).
 bool onDirectiveLine(llvm::StringRef Source, unsigned Offset);
 
-
 /// The last line of the `#define Name` directive in Source (following
 /// backslash continuations): its end offset, or -1 when Name is not defined
 /// exactly once in Source.
