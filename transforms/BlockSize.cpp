@@ -404,11 +404,6 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Kn.Kernel = K.Name;
   Kn.Default = shapeValue(P.Shape);
   Kn.Values = domain(P);
-  bool Listed = false;
-  for (const json::Value &V : Kn.Values)
-    Listed |= V == Kn.Default;
-  if (!Listed)
-    Kn.Values.push_back(Kn.Default);
   Out.offer(std::move(Kn));
 }
 

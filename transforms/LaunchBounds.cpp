@@ -46,11 +46,6 @@ void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Kn.Kernel = K.Name;
   Kn.Default = currentBounds(K);
   Kn.Values = {"none", "max", 1, 2, 3, 4, 8};
-  bool Listed = false;
-  for (const json::Value &V : Kn.Values)
-    Listed |= V == Kn.Default;
-  if (!Listed)
-    Kn.Values.push_back(Kn.Default);
   Out.offer(std::move(Kn));
 }
 

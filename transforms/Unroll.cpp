@@ -47,11 +47,6 @@ void Unroll::describe(const RewriteContext &Ctx, const KernelInfo &K,
     Kn.Values = {"none", 1, 2, 4, 8, 16};
     if (L.TripCount)
       Kn.Values.push_back("full");
-    bool DefaultListed = false;
-    for (const json::Value &V : Kn.Values)
-      DefaultListed |= V == Kn.Default;
-    if (!DefaultListed)
-      Kn.Values.push_back(Kn.Default);
     Out.offer(std::move(Kn));
   }
 }

@@ -1,28 +1,12 @@
 // The kernel model through its C++ API, on files of the lit corpus.
-#include "cro/Analysis/ModelBuilder.h"
-#include "cro/Frontend/Frontend.h"
-#include "llvm/Support/raw_ostream.h"
-#include "gtest/gtest.h"
+#include "TestInputs.h"
 
 using namespace cro;
 using namespace llvm;
 
 namespace {
 
-KernelModel analyze(StringRef RelPath) {
-  FrontendOptions Opts;
-  Opts.InputFile = (Twine(CRO_TEST_INPUTS) + "/" + RelPath).str();
-  Opts.GpuArch = "sm_90";
-  std::string Diags;
-  raw_string_ostream OS(Diags);
-  Expected<std::unique_ptr<ParsedFile>> PF = parseCudaFile(Opts, OS);
-  if (!PF) {
-    ADD_FAILURE() << toString(PF.takeError()) << "\n" << Diags;
-    return {};
-  }
-  EXPECT_TRUE((*PF)->Host && (*PF)->Device);
-  return buildKernelModel(**PF, RelPath);
-}
+KernelModel analyze(StringRef RelPath) { return loadTestInput(RelPath).Model; }
 
 const AccessInfo *findAccess(const KernelInfo &K, StringRef Base,
                              StringRef Mode) {

@@ -1,7 +1,6 @@
 // The rewrite engine: edit conflicts and ordering, configuration checks, and
 // that applying the default configuration changes nothing.
-#include "cro/Analysis/ModelBuilder.h"
-#include "cro/Frontend/Frontend.h"
+#include "TestInputs.h"
 #include "cro/Rewrite/EditSet.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/ToolError.h"
@@ -53,30 +52,12 @@ TEST(EditSet, FlagsAreKeptOnceInOrder) {
   E.addFlag("-maxrregcount=64");
   E.addFlag("-Xptxas");
   E.addFlag("-maxrregcount=64");
-  EXPECT_EQ(E.flags(), (std::vector<std::string>{"-maxrregcount=64", "-Xptxas"}));
+  EXPECT_EQ(E.flags(),
+            (std::vector<std::string>{"-maxrregcount=64", "-Xptxas"}));
 }
 
-struct Loaded {
-  std::unique_ptr<ParsedFile> PF;
-  KernelModel Model;
-  std::string Source;
-};
-
-Loaded load(StringRef Rel) {
-  Loaded L;
-  FrontendOptions Opts;
-  Opts.InputFile = (Twine(CRO_TEST_INPUTS) + "/" + Rel).str();
-  Opts.GpuArch = "sm_90";
-  std::string Diags;
-  raw_string_ostream OS(Diags);
-  Expected<std::unique_ptr<ParsedFile>> PF = parseCudaFile(Opts, OS);
-  if (!PF) {
-    ADD_FAILURE() << toString(PF.takeError()) << Diags;
-    return L;
-  }
-  L.PF = std::move(*PF);
-  L.Model = buildKernelModel(*L.PF, Rel);
-  L.Source = (*MemoryBuffer::getFile(Opts.InputFile))->getBuffer().str();
+TestInput load(StringRef Rel) {
+  TestInput L = loadTestInput(Rel);
   describeKnobs(L.Model, L.Source, Rel, {});
   return L;
 }
@@ -87,7 +68,7 @@ TEST(Engine, DefaultConfigurationIsTheIdentity) {
         "analyze/reduction-shared.cu", "analyze/stencil-halo.cu",
         "analyze/launch-forms.cu", "transforms/block-size-2d.cu",
         "transforms/unroll.cu", "transforms/launch-bounds.cu"}) {
-    Loaded L = load(File);
+    TestInput L = load(File);
     ASSERT_FALSE(L.Model.Knobs.empty()) << File;
     RewriteContext Ctx{L.Model, L.Source, File, {}};
     // Nothing set, and every knob set to its default explicitly.
@@ -105,7 +86,7 @@ TEST(Engine, DefaultConfigurationIsTheIdentity) {
 }
 
 TEST(Engine, SequenceListsChangedKnobsInRegistryOrder) {
-  Loaded L = load("analyze/matmul-dim3.cu");
+  TestInput L = load("analyze/matmul-dim3.cu");
   RewriteContext Ctx{L.Model, L.Source, "matmul-dim3.cu", {}};
   json::Object Config{{"matmul.unroll.L0", 4},
                       {"nvcc.maxrregcount", 64},
@@ -127,7 +108,7 @@ TEST(Engine, SequenceListsChangedKnobsInRegistryOrder) {
 }
 
 TEST(Engine, ConfigurationsAreChecked) {
-  Loaded L = load("analyze/elementwise-macro.cu");
+  TestInput L = load("analyze/elementwise-macro.cu");
   auto Code = [&](json::Object C) {
     Error E = validateConfiguration(L.Model, C);
     int Out = 0;
@@ -137,8 +118,10 @@ TEST(Engine, ConfigurationsAreChecked) {
   };
   EXPECT_EQ(Code(json::Object{{"saxpy.block", 128}}), 0);
   EXPECT_EQ(Code(json::Object{{"saxpy.block", 100}}), int(ExitCode::BadConfig));
-  EXPECT_EQ(Code(json::Object{{"saxpy.block", "128"}}), int(ExitCode::BadConfig));
-  EXPECT_EQ(Code(json::Object{{"nosuch.block", 128}}), int(ExitCode::BadConfig));
+  EXPECT_EQ(Code(json::Object{{"saxpy.block", "128"}}),
+            int(ExitCode::BadConfig));
+  EXPECT_EQ(Code(json::Object{{"nosuch.block", 128}}),
+            int(ExitCode::BadConfig));
 }
 
 } // namespace

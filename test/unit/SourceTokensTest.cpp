@@ -1,5 +1,5 @@
-#include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/SourceTokens.h"
+#include "cro/Report/UnifiedDiff.h"
 #include "gtest/gtest.h"
 
 using namespace cro;
@@ -23,7 +23,8 @@ TEST(SourceTokens, FreshIdentifierAvoidsCollisions) {
 }
 
 TEST(SourceTokens, DefineLines) {
-  std::string S = "#define A 1\n#  define LONG(x) \\\n  (x)\nint y;\n#define A 2\n";
+  std::string S =
+      "#define A 1\n#  define LONG(x) \\\n  (x)\nint y;\n#define A 2\n";
   EXPECT_EQ(defineLineEnd(S, "A"), -1); // defined twice
   long End = defineLineEnd(S, "LONG");
   ASSERT_GT(End, 0);

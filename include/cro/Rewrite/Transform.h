@@ -43,8 +43,15 @@ public:
   KnobSink(std::vector<Knob> &Knobs, std::vector<Refusal> &Refused,
            llvm::StringRef Transform)
       : Knobs(Knobs), Refused(Refused), Transform(Transform.str()) {}
+  /// Adds K; its default (what the source does today) is always one of its
+  /// values, appended to the domain when the transform's list lacks it.
   void offer(Knob K) {
     K.Transform = Transform;
+    bool Listed = false;
+    for (const llvm::json::Value &V : K.Values)
+      Listed |= V == K.Default;
+    if (!Listed)
+      K.Values.push_back(K.Default);
     Knobs.push_back(std::move(K));
   }
   void refuse(llvm::StringRef Kernel, llvm::StringRef Reason,
