@@ -1,0 +1,138 @@
+#include "cro/Support/Process.h"
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace cro {
+
+std::string ProcessResult::describe() const {
+  if (!Started)
+    return "could not start: " + StartError;
+  if (TimedOut)
+    return "timed out after " + std::to_string(int(Seconds + 0.5)) +
+           " s (process group killed)";
+  if (Signal)
+    return "killed by signal " + std::to_string(Signal) + " (" +
+           strsignal(Signal) + ")";
+  return "exit code " + std::to_string(ExitCode);
+}
+
+namespace {
+
+/// The environment for the child: ours, with Extra's entries replacing or
+/// adding variables.
+std::vector<std::string>
+childEnvironment(const std::vector<std::string> &Extra) {
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E) {
+    std::string Entry = *E;
+    std::string Name = Entry.substr(0, Entry.find('='));
+    bool Replaced = false;
+    for (const std::string &X : Extra)
+      Replaced |= X.compare(0, Name.size() + 1, Name + "=") == 0;
+    if (!Replaced)
+      Env.push_back(Entry);
+  }
+  Env.insert(Env.end(), Extra.begin(), Extra.end());
+  return Env;
+}
+
+std::vector<char *> cStrings(std::vector<std::string> &V) {
+  std::vector<char *> Out;
+  for (std::string &S : V)
+    Out.push_back(S.data());
+  Out.push_back(nullptr);
+  return Out;
+}
+
+} // namespace
+
+ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
+                         const ProcessOptions &Opts) {
+  ProcessResult R;
+  if (ArgvIn.empty()) {
+    R.StartError = "empty command";
+    return R;
+  }
+  std::vector<std::string> Argv(ArgvIn.begin(), ArgvIn.end());
+  std::vector<std::string> Env = childEnvironment(Opts.Env);
+  std::vector<char *> CArgv = cStrings(Argv), CEnv = cStrings(Env);
+
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  std::string Out = Opts.StdoutFile.empty() ? "/dev/null" : Opts.StdoutFile;
+  std::string Err = Opts.StderrFile.empty() ? "/dev/null" : Opts.StderrFile;
+  posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&Actions, 1, Out.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (Err == Out)
+    posix_spawn_file_actions_adddup2(&Actions, 1, 2);
+  else
+    posix_spawn_file_actions_addopen(&Actions, 2, Err.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!Opts.WorkingDirectory.empty())
+    posix_spawn_file_actions_addchdir_np(&Actions,
+                                         Opts.WorkingDirectory.c_str());
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&Attr, 0); // a new group, led by the child
+
+  auto Start = std::chrono::steady_clock::now();
+  pid_t Pid;
+  int RC =
+      posix_spawnp(&Pid, CArgv[0], &Actions, &Attr, CArgv.data(), CEnv.data());
+  posix_spawn_file_actions_destroy(&Actions);
+  posix_spawnattr_destroy(&Attr);
+  if (RC != 0) {
+    R.StartError = Argv[0] + ": " + strerror(RC);
+    return R;
+  }
+  R.Started = true;
+
+  int Status = 0;
+  auto Elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Start)
+        .count();
+  };
+  std::chrono::milliseconds Poll(1);
+  while (true) {
+    pid_t W = waitpid(Pid, &Status, WNOHANG);
+    if (W == Pid)
+      break;
+    if (W < 0 && errno != EINTR) {
+      R.StartError = std::string("waitpid: ") + strerror(errno);
+      break;
+    }
+    if (Opts.TimeoutSeconds > 0 && Elapsed() > Opts.TimeoutSeconds) {
+      kill(-Pid, SIGKILL); // the whole group: children too
+      waitpid(Pid, &Status, 0);
+      R.TimedOut = true;
+      break;
+    }
+    std::this_thread::sleep_for(Poll);
+    if (Poll < std::chrono::milliseconds(50))
+      Poll *= 2;
+  }
+  // Whatever the child left running in its group goes with it.
+  kill(-Pid, SIGKILL);
+  R.Seconds = Elapsed();
+  if (R.TimedOut)
+    return R;
+  if (WIFEXITED(Status))
+    R.ExitCode = WEXITSTATUS(Status);
+  else if (WIFSIGNALED(Status))
+    R.Signal = WTERMSIG(Status);
+  return R;
+}
+
+} // namespace cro
