@@ -3,6 +3,7 @@
 // A thin driver: options in, library calls, exit codes out (docs/usage.md).
 //
 //===----------------------------------------------------------------------===//
+#include "MeasureCommand.h"
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Frontend/Frontend.h"
@@ -50,6 +51,50 @@ cl::opt<bool>
                   cl::desc("Offer compiler flags that change numerical results "
                            "(-use_fast_math, -prec-div=false, ...)"),
                   cl::cat(Category));
+cl::opt<bool> Measure(
+    "measure",
+    cl::desc("Build the original and the variant (--apply, --variant, or the "
+             "original itself), run both on the GPU under the measurement "
+             "library, verify the variant's outputs and print a JSON report"),
+    cl::cat(Category));
+cl::opt<std::string>
+    VariantFile("variant",
+                cl::desc("With --measure: a hand-written variant to verify "
+                         "and time against the input"),
+                cl::value_desc("file.cu"), cl::cat(Category));
+cl::list<std::string> RunArgs(
+    "run",
+    cl::desc("With --measure: program arguments (repeat for several input "
+             "sets; every set is verified)"),
+    cl::value_desc("\"args\""), cl::cat(Category));
+cl::opt<std::string> CheckCommand(
+    "check",
+    cl::desc("With --measure: a command that must succeed after the "
+             "variant ran"),
+    cl::value_desc("\"cmd args\""), cl::cat(Category));
+cl::opt<int> Replays("replays",
+                     cl::desc("Replays per launch (default: ~100 ms, >= 5)"),
+                     cl::init(0), cl::cat(Category));
+cl::opt<bool> FlushL2("flush-l2",
+                      cl::desc("Flush the L2 cache before each timed replay"),
+                      cl::cat(Category));
+cl::opt<double> RunTimeout("timeout",
+                           cl::desc("Seconds a program run may take before "
+                                    "its process group is killed"),
+                           cl::init(300), cl::cat(Category));
+cl::opt<double> RelTolOpt("rtol",
+                          cl::desc("Relative tolerance for float outputs "
+                                   "(default 1e-4 float, 1e-10 double)"),
+                          cl::init(0), cl::cat(Category));
+cl::opt<std::string> BuildTemplateOpt(
+    "build",
+    cl::desc("Build command template for --measure, e.g. \"nvcc {flags} {src} "
+             "util.cu -o {exe}\" (no shell: split at spaces)"),
+    cl::value_desc("template"), cl::cat(Category));
+cl::opt<std::string> CacheDir("cache-dir",
+                              cl::desc("Build cache (default "
+                                       "~/.cache/cuda-rewrite-opt/build)"),
+                              cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> OutputFile("o", cl::desc("Write the result to <file>"),
                                 cl::value_desc("file"), cl::cat(Category));
 cl::list<std::string> Kernels("kernel",
@@ -213,7 +258,7 @@ int run(int argc, char **argv) {
               "cuda-rewrite-opt kernel.cu [--analyze])\n";
     return static_cast<int>(ExitCode::Usage);
   }
-  if (!OutputFile.empty() && !Analyze && ApplyConfig.empty()) {
+  if (!OutputFile.empty() && !Analyze && ApplyConfig.empty() && !Measure) {
     errs() << "cuda-rewrite-opt: error: -o needs --analyze or --apply in "
               "this version (choosing a variant by measuring needs the "
               "search, which is not available yet)\n";
@@ -265,6 +310,48 @@ int run(int argc, char **argv) {
   TOpts.AssumeNoAlias = AssumeNoAlias;
   TOpts.AllowFastMath = AllowFastMath;
   describeKnobs(Model, Source, InputFile, TOpts);
+
+  if (Measure) {
+    MeasureRequest Req;
+    Req.ToolPath = argv[0];
+    Req.InputFile = InputFile;
+    if (!VariantFile.empty()) {
+      auto V = MemoryBuffer::getFile(VariantFile);
+      if (!V)
+        return reportAndGetExitCode(
+            makeToolError(ExitCode::InputUnreadable,
+                          "cannot read '" + VariantFile +
+                              "': " + V.getError().message()),
+            errs());
+      Req.VariantText = (*V)->getBuffer().str();
+    } else {
+      json::Object Config;
+      if (!ApplyConfig.empty()) {
+        Expected<json::Object> C = readConfiguration(ApplyConfig);
+        if (!C)
+          return reportAndGetExitCode(C.takeError(), errs());
+        Config = std::move(*C);
+      }
+      RewriteContext Ctx{Model, Source, InputFile, TOpts};
+      Expected<Variant> V = applyConfiguration(Ctx, Config);
+      if (!V)
+        return reportAndGetExitCode(V.takeError(), errs());
+      Req.VariantText = V->Source;
+      Req.VariantFlags = V->NvccFlags;
+    }
+    Req.NvccFlags = CompilerArgs;
+    Req.BuildTemplate = BuildTemplateOpt;
+    Req.CacheDir = CacheDir;
+    Req.RunArgs = RunArgs;
+    Req.Check = CheckCommand;
+    Req.Replays = Replays;
+    Req.FlushL2 = FlushL2;
+    Req.TimeoutSeconds = RunTimeout;
+    if (RelTolOpt > 0)
+      Req.RelTol = RelTolOpt.getValue();
+    Req.ReportFile = OutputFile;
+    return runMeasure(Req, **Parsed, Model, errs());
+  }
 
   if (!ApplyConfig.empty() || Diff) {
     json::Object Config;

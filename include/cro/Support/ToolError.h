@@ -26,6 +26,8 @@ enum class ExitCode : int {
   OutputError = 8,     ///< the output file could not be written
   BadBuildConfig = 9,  ///< compile_commands.json missing or without the file
   BadConfig = 10,      ///< --apply: unknown knob, illegal value, conflict
+  NoGpu = 11,          ///< --measure on a machine without an NVIDIA GPU
+  NotVerified = 12,    ///< --measure: the variant failed verification
 };
 
 class ToolError : public llvm::ErrorInfo<ToolError> {

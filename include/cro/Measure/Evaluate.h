@@ -1,0 +1,74 @@
+//===- Evaluate.h - measure a variant against the original, and verify it -===//
+//
+// One evaluation runs the original program and the variant under the
+// injection library on every argument set, captures the buffers each target
+// kernel launch can reach, and accepts the variant only when
+//  - the original itself runs cleanly (exit 0) -- otherwise nothing is
+//    trusted;
+//  - the variant exits 0, is not killed, does not time out;
+//  - every captured buffer matches the original's capture of the same
+//    launch, with the tolerance of its element type (Compare.h), and the
+//    variant made exactly the same captures;
+//  - the optional user check command succeeds.
+// Times are the replays' GPU times (CUDA events, median and spread).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_MEASURE_EVALUATE_H
+#define CRO_MEASURE_EVALUATE_H
+
+#include "cro/Analysis/KernelModel.h"
+#include "cro/Measure/Compare.h"
+#include "cro/Measure/Runner.h"
+#include "cro/Measure/Statistics.h"
+#include <map>
+#include <optional>
+
+namespace cro {
+
+struct EvaluateOptions {
+  RunOptions Run; ///< injection library, targets, replays, L2 flush, timeout
+  /// Program argument sets; each is run, so a variant tuned to one input is
+  /// caught on another. Empty = one run without arguments.
+  std::vector<std::vector<std::string>> ArgSets;
+  std::vector<std::string> CheckCommand; ///< run after the variant; 0 = pass
+  std::string WorkDir;                   ///< scratch space (must exist)
+  std::optional<double> RelTol;          ///< overrides the per-type default
+};
+
+struct KernelTiming {
+  std::string Kernel;
+  Summary Time;                ///< ms, over all replays of all launches
+  std::vector<double> Samples; ///< every replay, ms
+  unsigned Registers = 0;
+};
+
+struct ProgramRun {
+  bool Ok = false;
+  std::string Problem; ///< why not Ok
+  std::map<std::string, KernelTiming> Timings;
+  std::vector<CaptureRecord> Captures;
+  std::string CaptureDir;
+  std::string Output;
+};
+
+struct Evaluation {
+  ProgramRun Original, Variant;
+  bool Verified = false;
+  std::string Rejection; ///< the first reason the variant was rejected
+};
+
+/// Runs Exe on every argument set, capturing into WorkDir/Tag.N.
+ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
+                      llvm::StringRef Tag);
+
+/// Compares a variant's run with the original's; "" when they agree.
+std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
+                   const KernelModel &Model, const EvaluateOptions &Opts);
+
+Evaluation evaluate(const std::string &OriginalExe,
+                    const std::string &VariantExe, const KernelModel &Model,
+                    const EvaluateOptions &Opts);
+
+} // namespace cro
+
+#endif

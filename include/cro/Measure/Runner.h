@@ -1,0 +1,74 @@
+//===- Runner.h - run a program under the CUPTI injection library ---------===//
+#ifndef CRO_MEASURE_RUNNER_H
+#define CRO_MEASURE_RUNNER_H
+
+#include "cro/Support/Process.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace cro {
+
+struct KernelRecord {
+  std::string Kernel;
+  uint64_t StartNs = 0, EndNs = 0;
+  unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  unsigned Registers = 0;
+  double ms() const { return (EndNs - StartNs) * 1e-6; }
+};
+
+struct ReplayRecord {
+  std::string Kernel;
+  int Launch = 0;
+  unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  unsigned Registers = 0;
+  std::vector<double> TimesMs;
+};
+
+struct CaptureRecord {
+  std::string Kernel;
+  int Launch = 0;
+  int Allocation = 0;
+  std::vector<int> Args; ///< kernel arguments pointing into the allocation
+  uint64_t Bytes = 0;
+  std::string File;
+};
+
+struct RunOptions {
+  std::vector<std::string> Args;          ///< program arguments
+  std::vector<std::string> TargetKernels; ///< replayed and captured
+  std::string InjectionLibrary;
+  std::string CudaRoot;   ///< its CUPTI is put on LD_LIBRARY_PATH
+  std::string CaptureDir; ///< "" = no capture
+  std::string WorkDir;    ///< where the output files go (must exist)
+  int Replays = 0;        ///< 0 = automatic (~100 ms, >= 5)
+  int MaxLaunches = 3;    ///< launches per kernel replayed
+  bool FlushL2 = false;
+  double TimeoutSeconds = 300;
+};
+
+struct RunResult {
+  ProcessResult Process;
+  std::string Output; ///< the program's stdout and stderr
+  std::vector<KernelRecord> Kernels;
+  std::vector<ReplayRecord> Replays;
+  std::vector<CaptureRecord> Captures;
+  std::vector<std::string> Errors; ///< from the injection library
+  bool InjectionStarted = false;
+};
+
+/// Runs Exe under the injection library. Errors only when nothing could be
+/// run; crashes, timeouts and exit codes are in the result.
+llvm::Expected<RunResult> runUnderInjection(const std::string &Exe,
+                                            const RunOptions &Opts);
+
+/// Parses the injection library's JSON-lines output into Result.
+void parseInjectionOutput(llvm::StringRef Text, RunResult &Result);
+
+/// libcro-inject.so next to the tool (../lib or the same directory), or
+/// $CRO_INJECTION_LIB; "" when there is none.
+std::string findInjectionLibrary(llvm::StringRef ToolPath);
+
+} // namespace cro
+
+#endif

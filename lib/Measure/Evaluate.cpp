@@ -1,0 +1,150 @@
+#include "cro/Measure/Evaluate.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+using namespace llvm;
+
+namespace cro {
+
+ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
+                      StringRef Tag) {
+  ProgramRun P;
+  std::vector<std::vector<std::string>> Sets = Opts.ArgSets;
+  if (Sets.empty())
+    Sets.push_back({});
+  std::map<std::string, std::vector<double>> Samples;
+  for (size_t S = 0; S < Sets.size(); ++S) {
+    SmallString<256> Dir(Opts.WorkDir);
+    sys::path::append(Dir, (Tag + "." + Twine(S)).str());
+    sys::fs::remove_directories(Dir);
+    sys::fs::create_directories(Dir);
+    RunOptions R = Opts.Run;
+    R.Args = Sets[S];
+    R.WorkDir = Dir.str().str();
+    R.CaptureDir = Dir.str().str();
+    Expected<RunResult> Res = runUnderInjection(Exe, R);
+    if (!Res) {
+      P.Problem = toString(Res.takeError());
+      return P;
+    }
+    P.Output += Res->Output;
+    if (!Res->Process.succeeded()) {
+      P.Problem =
+          "the program " + Res->Process.describe() +
+          (Sets.size() > 1 ? " on argument set " + std::to_string(S) : "");
+      std::string Tail =
+          StringRef(Res->Output).rtrim().rsplit('\n').second.str();
+      if (Tail.empty())
+        Tail = StringRef(Res->Output).rtrim().str();
+      if (!Tail.empty())
+        P.Problem += ": " + Tail;
+      return P;
+    }
+    if (!Res->InjectionStarted) {
+      P.Problem = "the measurement library did not load into the program";
+      return P;
+    }
+    if (!Res->Errors.empty()) {
+      P.Problem = "measurement error: " + Res->Errors.front();
+      return P;
+    }
+    for (CaptureRecord C : Res->Captures) {
+      C.Launch += int(S) << 20; // keep launches of argument sets apart
+      P.Captures.push_back(C);
+    }
+    for (const ReplayRecord &X : Res->Replays) {
+      Samples[X.Kernel].insert(Samples[X.Kernel].end(), X.TimesMs.begin(),
+                               X.TimesMs.end());
+      P.Timings[X.Kernel].Registers = X.Registers;
+    }
+  }
+  for (auto &[K, V] : Samples) {
+    KernelTiming &T = P.Timings[K];
+    T.Kernel = K;
+    T.Samples = V;
+    T.Time = summarize(V);
+  }
+  P.Ok = true;
+  return P;
+}
+
+namespace {
+
+/// The element type of an allocation, from the parameters pointing into it.
+ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
+  for (const KernelInfo &K : Model.Kernels) {
+    StringRef Plain = StringRef(K.Name).rsplit("::").second;
+    if (K.Name != C.Kernel && Plain != C.Kernel)
+      continue;
+    std::set<ElementKind> Kinds;
+    for (int A : C.Args)
+      if (A >= 0 && size_t(A) < K.Params.size() && K.Params[A].IsPointer)
+        Kinds.insert(elementKindOf(K.Params[A].PointeeType));
+    if (Kinds.size() == 1)
+      return *Kinds.begin();
+  }
+  return ElementKind::Exact;
+}
+
+} // namespace
+
+std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
+                   const KernelModel &Model, const EvaluateOptions &Opts) {
+  if (!Variant.Ok)
+    return Variant.Problem;
+  if (Original.Captures.size() != Variant.Captures.size())
+    return "the variant made " + std::to_string(Variant.Captures.size()) +
+           " captures of target launches, the original " +
+           std::to_string(Original.Captures.size());
+  for (size_t I = 0; I < Original.Captures.size(); ++I) {
+    const CaptureRecord &A = Original.Captures[I], &B = Variant.Captures[I];
+    std::string Where = A.Kernel + " launch " +
+                        std::to_string(A.Launch & 0xfffff) + ", allocation " +
+                        std::to_string(A.Allocation);
+    if (A.Kernel != B.Kernel || A.Launch != B.Launch ||
+        A.Allocation != B.Allocation)
+      return "the variant's launches differ from the original's at " + Where;
+    auto RA = MemoryBuffer::getFile(A.File), RB = MemoryBuffer::getFile(B.File);
+    if (!RA || !RB)
+      return "a capture of " + Where + " could not be read";
+    ElementKind Kind = kindOf(A, Model);
+    Tolerance Tol = Tolerance::defaultFor(Kind);
+    if (Opts.RelTol && Kind != ElementKind::Exact)
+      Tol.RelTol = *Opts.RelTol;
+    CompareResult C =
+        compareBuffers((*RA)->getBuffer(), (*RB)->getBuffer(), Kind, Tol);
+    if (!C.Equal)
+      return "output differs from the original's (" + Where + ", " +
+             std::to_string(C.Mismatches) + " of " +
+             std::to_string(C.Elements) + " elements; first: " + C.Reason + ")";
+  }
+  if (!Opts.CheckCommand.empty()) {
+    ProcessOptions P;
+    P.TimeoutSeconds = Opts.Run.TimeoutSeconds;
+    ProcessResult R = runProcess(Opts.CheckCommand, P);
+    if (!R.succeeded())
+      return "the --check command failed: " + R.describe();
+  }
+  return "";
+}
+
+Evaluation evaluate(const std::string &OriginalExe,
+                    const std::string &VariantExe, const KernelModel &Model,
+                    const EvaluateOptions &Opts) {
+  Evaluation E;
+  E.Original = runProgram(OriginalExe, Opts, "original");
+  if (!E.Original.Ok) {
+    E.Rejection = "the original program does not run cleanly, so nothing "
+                  "can be verified: " +
+                  E.Original.Problem;
+    return E;
+  }
+  E.Variant = runProgram(VariantExe, Opts, "variant");
+  E.Rejection = verify(E.Original, E.Variant, Model, Opts);
+  E.Verified = E.Rejection.empty();
+  return E;
+}
+
+} // namespace cro

@@ -1,0 +1,502 @@
+//===- CroInjection.cpp - CUPTI injection: kernel records, replay, capture ===//
+//
+// Loaded into an unmodified CUDA program through CUDA_INJECTION64_PATH.
+// It records every kernel execution (CUPTI activity API), and for each launch
+// of a target kernel it
+//   1. saves, before the launch, every allocation the kernel's pointer
+//      arguments reach (cuMemGetAddressRange), and after it the same
+//      allocations again;
+//   2. optionally writes those allocations to files (output verification);
+//   3. replays the launch R times from the saved "before" state, timing each
+//      replay with CUDA events, optionally flushing L2 first;
+//   4. restores the "after" state, so the program continues exactly as if
+//      the tool were not there.
+// It depends on the CUDA driver and CUPTI only; results go to a JSON-lines
+// file. Configuration (environment):
+//   CRO_OUT          the JSON-lines output file (required)
+//   CRO_KERNELS      comma-separated kernel names to replay/capture
+//                    (qualified, as in --analyze; "" = record only)
+//   CRO_REPLAYS      replays per launch; 0 or unset = enough for ~CRO_REPLAY_MS
+//   CRO_REPLAY_MS    total replay time aimed at when automatic (default 100)
+//   CRO_MIN_REPLAYS  at least this many (default 5)
+//   CRO_MAX_LAUNCHES replay the first N launches of each target (default 3)
+//   CRO_CAPTURE_DIR  write the reachable allocations after each launch here
+//   CRO_MAX_CAPTURES capture the first N launches of each target (default 8)
+//   CRO_FLUSH_L2     1: overwrite a 256 MiB buffer before each timed replay
+//
+//===----------------------------------------------------------------------===//
+#include <cuda.h>
+#include <cupti.h>
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::mutex OutMutex;
+FILE *Out = nullptr;
+
+struct Settings {
+  std::vector<std::string> Kernels;
+  int Replays = 0;
+  double ReplayMs = 100;
+  int MinReplays = 5;
+  int MaxLaunches = 3;
+  int MaxCaptures = 8;
+  std::string CaptureDir;
+  bool FlushL2 = false;
+} S;
+
+std::map<std::string, int> LaunchCount; // per target kernel
+thread_local bool Busy = false;         // our own driver calls re-enter
+
+std::string jsonEscape(const std::string &In) {
+  std::string O;
+  for (char C : In) {
+    if (C == '"' || C == '\\')
+      O += '\\', O += C;
+    else if ((unsigned char)C < 0x20)
+      O += ' ';
+    else
+      O += C;
+  }
+  return O;
+}
+
+void emit(const std::string &Line) {
+  std::lock_guard<std::mutex> G(OutMutex);
+  if (Out) {
+    std::fputs(Line.c_str(), Out);
+    std::fputc('\n', Out);
+    std::fflush(Out);
+  }
+}
+
+void error(const std::string &What) {
+  emit("{\"event\":\"error\",\"message\":\"" + jsonEscape(What) + "\"}");
+}
+
+#define CU(call)                                                               \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                                  \
+      const char *s_ = nullptr;                                                \
+      cuGetErrorString(r_, &s_);                                               \
+      error(std::string(#call) + ": " + (s_ ? s_ : "?"));                      \
+      return false;                                                            \
+    }                                                                          \
+  } while (0)
+
+/// "ns::kern" from a mangled symbol ("_ZN2ns4kernEPf", templates too).
+std::string baseName(const char *Mangled) {
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status);
+  std::string Name = (Status == 0 && D) ? D : Mangled;
+  std::free(D);
+  // Drop the parameter list, template arguments and a return type.
+  size_t Paren = Name.find('(');
+  if (Paren != std::string::npos)
+    Name = Name.substr(0, Paren);
+  std::string NoTemplates;
+  int Depth = 0;
+  for (char C : Name) {
+    if (C == '<')
+      ++Depth;
+    else if (C == '>')
+      --Depth;
+    else if (Depth == 0)
+      NoTemplates += C;
+  }
+  size_t Space = NoTemplates.rfind(' ');
+  if (Space != std::string::npos)
+    NoTemplates = NoTemplates.substr(Space + 1);
+  return NoTemplates;
+}
+
+bool isTarget(const std::string &Base) {
+  for (const std::string &K : S.Kernels) {
+    if (K == Base)
+      return true;
+    // "(anonymous namespace)::k" and friends: compare the last component.
+    size_t P = K.rfind("::");
+    if (P != std::string::npos && K.substr(P + 2) == Base)
+      return true;
+  }
+  return false;
+}
+
+struct Allocation {
+  CUdeviceptr Base = 0;
+  size_t Size = 0;
+  CUdeviceptr Before = 0, After = 0; // saved copies
+  std::vector<int> Args;             // arguments pointing into it
+};
+
+/// One intercepted launch of a target kernel, from ENTER to EXIT.
+struct PendingLaunch {
+  std::string Kernel;
+  int Index = 0;
+  std::vector<Allocation> Allocs;
+  std::vector<size_t> ParamSizes;
+};
+thread_local PendingLaunch *Pending = nullptr;
+
+/// The allocations a launch's pointer-sized arguments point into.
+bool findAllocations(CUfunction F, void **Params, PendingLaunch &P) {
+  if (!Params)
+    return true; // arguments passed through `extra`: nothing to follow
+  for (size_t I = 0;; ++I) {
+    size_t Offset = 0, Size = 0;
+    if (cuKernelGetParamInfo((CUkernel)F, I, &Offset, &Size) != CUDA_SUCCESS &&
+        cuFuncGetParamInfo(F, I, &Offset, &Size) != CUDA_SUCCESS)
+      break;
+    P.ParamSizes.push_back(Size);
+    if (Size != sizeof(CUdeviceptr))
+      continue;
+    CUdeviceptr Ptr;
+    std::memcpy(&Ptr, Params[I], sizeof(Ptr));
+    CUdeviceptr Base;
+    size_t Bytes;
+    if (!Ptr || cuMemGetAddressRange(&Base, &Bytes, Ptr) != CUDA_SUCCESS)
+      continue; // not a device pointer (a scalar that happens to be 8 bytes)
+    bool Known = false;
+    for (Allocation &A : P.Allocs)
+      if (A.Base == Base) {
+        A.Args.push_back(int(I));
+        Known = true;
+      }
+    if (!Known) {
+      Allocation A;
+      A.Base = Base;
+      A.Size = Bytes;
+      A.Args.push_back(int(I));
+      P.Allocs.push_back(A);
+    }
+  }
+  return true;
+}
+
+bool saveState(PendingLaunch &P, bool AfterLaunch) {
+  CU(cuCtxSynchronize());
+  for (Allocation &A : P.Allocs) {
+    CUdeviceptr &Copy = AfterLaunch ? A.After : A.Before;
+    if (!Copy)
+      CU(cuMemAlloc(&Copy, A.Size));
+    CU(cuMemcpyDtoD(Copy, A.Base, A.Size));
+  }
+  CU(cuCtxSynchronize());
+  return true;
+}
+
+bool restoreState(PendingLaunch &P, bool AfterLaunch) {
+  for (Allocation &A : P.Allocs)
+    CU(cuMemcpyDtoD(A.Base, AfterLaunch ? A.After : A.Before, A.Size));
+  CU(cuCtxSynchronize());
+  return true;
+}
+
+bool capture(PendingLaunch &P) {
+  std::vector<char> Host;
+  for (size_t I = 0; I < P.Allocs.size(); ++I) {
+    Allocation &A = P.Allocs[I];
+    Host.resize(A.Size);
+    CU(cuMemcpyDtoH(Host.data(), A.Base, A.Size));
+    std::string File = S.CaptureDir + "/" + P.Kernel + "." +
+                       std::to_string(P.Index) + ".alloc" + std::to_string(I) +
+                       ".bin";
+    for (char &C : File)
+      if (C == ':' || C == ' ' || C == '(' || C == ')')
+        C = '_';
+    FILE *F = std::fopen(File.c_str(), "wb");
+    if (!F || std::fwrite(Host.data(), 1, Host.size(), F) != Host.size()) {
+      error("cannot write " + File);
+      if (F)
+        std::fclose(F);
+      return false;
+    }
+    std::fclose(F);
+    std::string Args;
+    for (int X : A.Args)
+      Args += (Args.empty() ? "" : ",") + std::to_string(X);
+    emit("{\"event\":\"capture\",\"kernel\":\"" + jsonEscape(P.Kernel) +
+         "\",\"launch\":" + std::to_string(P.Index) +
+         ",\"allocation\":" + std::to_string(I) + ",\"args\":[" + Args +
+         "],\"bytes\":" + std::to_string(A.Size) + ",\"file\":\"" +
+         jsonEscape(File) + "\"}");
+  }
+  return true;
+}
+
+/// Launches the kernel again with the same configuration, timed.
+struct Relauncher {
+  CUfunction F;
+  unsigned Grid[3], Block[3], Smem;
+  CUstream Stream;
+  void **Params, **Extra;
+  const CUlaunchConfig *Config = nullptr; // cuLaunchKernelEx
+  CUresult launch() const {
+    if (Config)
+      return cuLaunchKernelEx(Config, F, Params, Extra);
+    return cuLaunchKernel(F, Grid[0], Grid[1], Grid[2], Block[0], Block[1],
+                          Block[2], Smem, Stream, Params, Extra);
+  }
+  CUstream stream() const { return Config ? Config->hStream : Stream; }
+};
+
+CUdeviceptr FlushBuffer = 0;
+const size_t FlushBytes = size_t(256) << 20; // > 4x the H200's 60 MB L2
+
+bool timedReplay(PendingLaunch &P, const Relauncher &L, CUevent E0, CUevent E1,
+                 float &Ms) {
+  if (!restoreState(P, /*AfterLaunch=*/false))
+    return false;
+  if (S.FlushL2) {
+    if (!FlushBuffer)
+      CU(cuMemAlloc(&FlushBuffer, FlushBytes));
+    CU(cuMemsetD8(FlushBuffer, 0x5a, FlushBytes));
+    CU(cuCtxSynchronize());
+  }
+  CU(cuEventRecord(E0, L.stream()));
+  CU(L.launch());
+  CU(cuEventRecord(E1, L.stream()));
+  CU(cuEventSynchronize(E1));
+  CU(cuEventElapsedTime(&Ms, E0, E1));
+  return true;
+}
+
+bool replay(PendingLaunch &P, const Relauncher &L) {
+  CUevent E0, E1;
+  CU(cuEventCreate(&E0, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&E1, CU_EVENT_DEFAULT));
+  std::vector<float> Times;
+  float Ms = 0;
+  bool Ok = timedReplay(P, L, E0, E1, Ms); // warm-up, sizes the count
+  int R = S.Replays;
+  if (Ok && R <= 0)
+    R = std::max(
+        S.MinReplays,
+        std::min(10000, int(std::ceil(S.ReplayMs / std::max(Ms, 1e-4f)))));
+  for (int I = 0; Ok && I < R; ++I) {
+    Ok = timedReplay(P, L, E0, E1, Ms);
+    if (Ok)
+      Times.push_back(Ms);
+  }
+  cuEventDestroy(E0);
+  cuEventDestroy(E1);
+  std::string T;
+  for (float X : Times) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.6f", X);
+    T += (T.empty() ? "" : ",") + std::string(Buf);
+  }
+  unsigned G[3], B[3], Smem;
+  if (L.Config) {
+    G[0] = L.Config->gridDimX, G[1] = L.Config->gridDimY,
+    G[2] = L.Config->gridDimZ;
+    B[0] = L.Config->blockDimX, B[1] = L.Config->blockDimY,
+    B[2] = L.Config->blockDimZ;
+    Smem = L.Config->sharedMemBytes;
+  } else {
+    std::copy(L.Grid, L.Grid + 3, G), std::copy(L.Block, L.Block + 3, B);
+    Smem = L.Smem;
+  }
+  int Regs = 0;
+  cuFuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L.F);
+  char Head[512];
+  std::snprintf(Head, sizeof Head,
+                "{\"event\":\"replay\",\"kernel\":\"%s\",\"launch\":%d,"
+                "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u,"
+                "\"registers\":%d,\"flush_l2\":%s,\"times_ms\":[",
+                jsonEscape(P.Kernel).c_str(), P.Index, G[0], G[1], G[2], B[0],
+                B[1], B[2], Smem, Regs, S.FlushL2 ? "true" : "false");
+  emit(std::string(Head) + T + "]}");
+  return Ok;
+}
+
+void releaseState(PendingLaunch &P) {
+  for (Allocation &A : P.Allocs) {
+    if (A.Before)
+      cuMemFree(A.Before);
+    if (A.After)
+      cuMemFree(A.After);
+  }
+}
+
+void CUPTIAPI onDriverCall(void *, CUpti_CallbackDomain Domain,
+                           CUpti_CallbackId Cbid, const void *Data) {
+  if (Busy || Domain != CUPTI_CB_DOMAIN_DRIVER_API)
+    return;
+  const auto *CB = static_cast<const CUpti_CallbackData *>(Data);
+  Relauncher L{};
+  switch (Cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+    const auto *P =
+        static_cast<const cuLaunchKernel_params *>(CB->functionParams);
+    L.F = P->f;
+    L.Grid[0] = P->gridDimX, L.Grid[1] = P->gridDimY, L.Grid[2] = P->gridDimZ;
+    L.Block[0] = P->blockDimX, L.Block[1] = P->blockDimY,
+    L.Block[2] = P->blockDimZ;
+    L.Smem = P->sharedMemBytes;
+    L.Stream = P->hStream;
+    L.Params = P->kernelParams;
+    L.Extra = P->extra;
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    const auto *P =
+        static_cast<const cuLaunchKernelEx_params *>(CB->functionParams);
+    L.F = P->f;
+    L.Config = P->config;
+    L.Params = P->kernelParams;
+    L.Extra = P->extra;
+    break;
+  }
+  default:
+    return;
+  }
+  if (!CB->symbolName)
+    return;
+  Busy = true;
+  std::string Base = baseName(CB->symbolName);
+  if (CB->callbackSite == CUPTI_API_ENTER) {
+    if (isTarget(Base)) {
+      int Index = LaunchCount[Base]++;
+      bool Replay = Index < S.MaxLaunches;
+      bool Capture = !S.CaptureDir.empty() && Index < S.MaxCaptures;
+      if (Replay || Capture) {
+        Pending = new PendingLaunch;
+        Pending->Kernel = Base;
+        Pending->Index = Index;
+        if (!findAllocations(L.F, L.Params, *Pending) ||
+            !saveState(*Pending, /*AfterLaunch=*/false)) {
+          releaseState(*Pending);
+          delete Pending;
+          Pending = nullptr;
+        }
+      }
+    }
+  } else if (Pending && Pending->Kernel == Base) {
+    PendingLaunch &P = *Pending;
+    bool Ok =
+        CB->functionReturnValue == nullptr ||
+        *static_cast<const CUresult *>(CB->functionReturnValue) == CUDA_SUCCESS;
+    if (Ok && saveState(P, /*AfterLaunch=*/true)) {
+      if (!S.CaptureDir.empty() && P.Index < S.MaxCaptures)
+        capture(P);
+      if (P.Index < S.MaxLaunches)
+        replay(P, L);
+      restoreState(P, /*AfterLaunch=*/true);
+    }
+    releaseState(P);
+    delete Pending;
+    Pending = nullptr;
+  }
+  Busy = false;
+}
+
+// --- activity records ------------------------------------------------------
+
+void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size,
+                              size_t *MaxRecords) {
+  *Size = 8 << 20;
+  *Buffer = static_cast<uint8_t *>(std::aligned_alloc(8, *Size));
+  *MaxRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
+                              size_t Valid) {
+  CUpti_Activity *Record = nullptr;
+  while (cuptiActivityGetNextRecord(Buffer, Valid, &Record) == CUPTI_SUCCESS) {
+    if (Record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+        Record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+      continue;
+    const auto *K = reinterpret_cast<const CUpti_ActivityKernel10 *>(Record);
+    char Line[1024];
+    std::snprintf(Line, sizeof Line,
+                  "{\"event\":\"kernel\",\"kernel\":\"%s\",\"start_ns\":%llu,"
+                  "\"end_ns\":%llu,\"grid\":[%d,%d,%d],\"block\":[%d,%d,%d],"
+                  "\"registers\":%u,\"static_smem\":%d,\"dynamic_smem\":%d,"
+                  "\"stream\":%u,\"correlation\":%u}",
+                  jsonEscape(baseName(K->name)).c_str(),
+                  (unsigned long long)K->start, (unsigned long long)K->end,
+                  K->gridX, K->gridY, K->gridZ, K->blockX, K->blockY, K->blockZ,
+                  (unsigned)K->registersPerThread, K->staticSharedMemory,
+                  K->dynamicSharedMemory, K->streamId, K->correlationId);
+    emit(Line);
+  }
+  std::free(Buffer);
+}
+
+void atExit() {
+  cuptiActivityFlushAll(1);
+  std::lock_guard<std::mutex> G(OutMutex);
+  if (Out) {
+    std::fputs("{\"event\":\"exit\"}\n", Out);
+    std::fclose(Out);
+    Out = nullptr;
+  }
+}
+
+int intEnv(const char *Name, int Default) {
+  const char *V = std::getenv(Name);
+  return V && *V ? std::atoi(V) : Default;
+}
+
+} // namespace
+
+extern "C" int InitializeInjection(void) {
+  const char *Path = std::getenv("CRO_OUT");
+  if (!Path || !*Path)
+    return 1;
+  Out = std::fopen(Path, "w");
+  if (!Out)
+    return 1;
+  if (const char *K = std::getenv("CRO_KERNELS")) {
+    std::string All = K;
+    size_t Start = 0;
+    while (Start <= All.size()) {
+      size_t Comma = All.find(',', Start);
+      std::string Name = All.substr(Start, Comma - Start);
+      if (!Name.empty())
+        S.Kernels.push_back(Name);
+      if (Comma == std::string::npos)
+        break;
+      Start = Comma + 1;
+    }
+  }
+  S.Replays = intEnv("CRO_REPLAYS", 0);
+  S.ReplayMs = intEnv("CRO_REPLAY_MS", 100);
+  S.MinReplays = intEnv("CRO_MIN_REPLAYS", 5);
+  S.MaxLaunches = intEnv("CRO_MAX_LAUNCHES", 3);
+  S.MaxCaptures = intEnv("CRO_MAX_CAPTURES", 8);
+  S.FlushL2 = intEnv("CRO_FLUSH_L2", 0) != 0;
+  if (const char *D = std::getenv("CRO_CAPTURE_DIR"))
+    S.CaptureDir = D;
+
+  CUpti_SubscriberHandle Sub;
+  if (cuptiSubscribe(&Sub, (CUpti_CallbackFunc)onDriverCall, nullptr) !=
+      CUPTI_SUCCESS) {
+    error("cuptiSubscribe failed (is another profiler attached?)");
+    return 1;
+  }
+  for (CUpti_CallbackId Id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+    cuptiEnableCallback(1, Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
+  cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  std::atexit(atExit);
+  emit("{\"event\":\"start\",\"version\":1}");
+  return 0;
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# GPU tests of the measurement path (--measure): wrong variants are rejected
+# by the tool's own buffer comparison (the program has no check of its own),
+# hanging and crashing variants are rejected and the GPU stays usable, the
+# same variant measured twice agrees within 1%, and replay leaves the
+# program's output unchanged.
+#   measure.sh <cuda-rewrite-opt> <test/gpu/Inputs> <examples> [results-dir]
+# Exits 77 (skipped) without a GPU.
+set -uo pipefail
+tool=$(readlink -f "$1") inputs=$(readlink -f "$2") examples=$(readlink -f "$3")
+results=${4:-$(mktemp -d)}
+mkdir -p "$results"
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "SKIPPED: no NVIDIA GPU on this machine (gpu-labelled test)"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export HOME=$work # a fresh build cache
+fail=0
+summary=()
+
+expect() { # name expected-exit command...
+  local name=$1 want=$2; shift 2
+  "$@" > "$results/$name.json" 2> "$results/$name.err"
+  local rc=$?
+  local why
+  why=$(python3 -c "import json,sys; d=json.load(open('$results/$name.json')); print(d.get('rejection') or 'verified')" 2>/dev/null || tail -1 "$results/$name.err")
+  if [ "$rc" = "$want" ]; then
+    summary+=("PASS  $name (exit $rc): $why")
+  else
+    summary+=("FAIL  $name (exit $rc, wanted $want): $why")
+    fail=1
+  fi
+}
+
+src=$inputs/scale.cu
+for bad in offbyone partial stale nan lowprec crash; do
+  expect "reject-$bad" 12 "$tool" "$src" --measure --variant "$inputs/scale_$bad.cu" --replays 5
+done
+expect reject-hang 12 "$tool" "$src" --measure --variant "$inputs/scale_hang.cu" --replays 5 --timeout 20
+# The GPU is still usable: a correct variant is verified right after.
+expect accept-after-hang 0 "$tool" "$src" --measure --variant "$inputs/scale_ok.cu" --replays 5
+echo '{"scale.block": 1024, "scale.read_only": true}' > "$work/cfg.json"
+expect accept-config 0 "$tool" "$src" --measure --apply "$work/cfg.json"
+expect accept-flush-l2 0 "$tool" "$src" --measure --apply "$work/cfg.json" --flush-l2
+
+# Stability: the same variant twice, on a kernel of >= 50 us.
+va=$examples/vector_add.cu
+expect stable-1 0 "$tool" "$va" --measure
+expect stable-2 0 "$tool" "$va" --measure
+python3 - "$results" <<'PY' || fail=1
+import json, sys
+r = sys.argv[1]
+m = []
+for n in ("stable-1", "stable-2"):
+    d = json.load(open(f"{r}/{n}.json"))
+    for side in ("original", "variant"):
+        m.append(d[side]["kernels"]["vector_add"]["median_ms"])
+spread = (max(m) - min(m)) / min(m)
+print(f"stability: vector_add medians (ms) {['%.4f' % x for x in m]}, spread {100 * spread:.2f}%")
+open(f"{r}/stability.txt", "w").write(json.dumps({"medians_ms": m, "spread": spread}) + "\n")
+sys.exit(0 if min(m) >= 0.05 and spread <= 0.01 else 1)
+PY
+
+# Replay leaves the output unchanged: the checksum with and without the tool.
+nvcc -O3 -arch=sm_90 "$src" -o "$work/scale"
+plain=$("$work/scale")
+lib=$(dirname "$tool")/../lib/libcro-inject.so
+injected=$(CUDA_INJECTION64_PATH=$lib CRO_OUT=$work/inj.jsonl CRO_KERNELS=scale CRO_REPLAYS=20 CRO_MAX_LAUNCHES=2 \
+  LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} "$work/scale")
+replays=$(grep -c '"event":"replay"' "$work/inj.jsonl")
+if [ "$plain" = "$injected" ] && [ "$replays" = 2 ]; then
+  summary+=("PASS  replay-transparent: '$plain' with and without 2x20 replays")
+else
+  summary+=("FAIL  replay-transparent: '$plain' vs '$injected' ($replays replay records)")
+  fail=1
+fi
+printf '%s\n' "${summary[@]}" | tee "$results/summary.txt"
+exit $fail

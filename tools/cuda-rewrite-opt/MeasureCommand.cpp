@@ -1,0 +1,165 @@
+#include "MeasureCommand.h"
+#include "cro/Build/Builder.h"
+#include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Evaluate.h"
+#include "cro/Support/AtomicFile.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+json::Value timingsJSON(const ProgramRun &R) {
+  json::Object O;
+  for (const auto &[K, T] : R.Timings)
+    O[K] = json::Object{{"median_ms", T.Time.Median},
+                        {"p25_ms", T.Time.P25},
+                        {"p75_ms", T.Time.P75},
+                        {"min_ms", T.Time.Min},
+                        {"max_ms", T.Time.Max},
+                        {"replays", int64_t(T.Time.N)},
+                        {"registers", int64_t(T.Registers)}};
+  return O;
+}
+
+json::Value runJSON(const ProgramRun &R) {
+  return json::Object{{"ok", R.Ok},
+                      {"problem", R.Problem.empty() ? json::Value(nullptr)
+                                                    : json::Value(R.Problem)},
+                      {"kernels", timingsJSON(R)},
+                      {"captures", int64_t(R.Captures.size())}};
+}
+
+json::Value buildJSON(const BuildResult &B) {
+  return json::Object{
+      {"ok", B.Ok},
+      {"cached", B.Cached},
+      {"seconds", B.Seconds},
+      {"log", B.Ok ? json::Value(nullptr) : json::Value(B.Log)}};
+}
+
+} // namespace
+
+int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
+               const KernelModel &Model, raw_ostream &Err) {
+  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu)
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::NoGpu,
+                      "no NVIDIA GPU found on this machine: nothing can be "
+                      "measured (--analyze, --apply and --diff work without "
+                      "one)"),
+        Err);
+  EvaluateOptions E;
+  E.Run.InjectionLibrary = findInjectionLibrary(Req.ToolPath);
+  E.Run.CudaRoot = PF.Cuda.Root;
+  E.Run.Replays = Req.Replays;
+  E.Run.FlushL2 = Req.FlushL2;
+  E.Run.TimeoutSeconds = Req.TimeoutSeconds;
+  E.RelTol = Req.RelTol;
+  for (const KernelInfo &K : Model.Kernels)
+    E.Run.TargetKernels.push_back(K.Name);
+  for (const std::string &A : Req.RunArgs)
+    E.ArgSets.push_back(splitBuildTemplate(A));
+  if (!Req.Check.empty())
+    E.CheckCommand = splitBuildTemplate(Req.Check);
+  if (E.Run.InjectionLibrary.empty())
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::Internal,
+                      "libcro-inject.so was not found next to the tool; "
+                      "build it (it is part of the normal build when CUPTI "
+                      "is installed) or set CRO_INJECTION_LIB"),
+        Err);
+
+  BuildOptions B;
+  B.Compiler = PF.Cuda.Root + "/bin/nvcc";
+  B.Flags = Req.NvccFlags;
+  if (B.Flags.empty())
+    B.Flags = {"-O3", "-arch=" + Gpu->Arch};
+  if (!Req.BuildTemplate.empty())
+    B.Template = splitBuildTemplate(Req.BuildTemplate);
+  B.OriginalPath = Req.InputFile;
+  B.CacheDir = Req.CacheDir;
+  auto Original = MemoryBuffer::getFile(Req.InputFile);
+  if (!Original)
+    return reportAndGetExitCode(makeToolError(ExitCode::InputUnreadable,
+                                              "cannot read " + Req.InputFile),
+                                Err);
+  Builder Build(B);
+  Expected<std::vector<BuildResult>> Built =
+      Build.build({{(*Original)->getBuffer().str(), {}},
+                   {Req.VariantText, Req.VariantFlags}});
+  if (!Built)
+    return reportAndGetExitCode(Built.takeError(), Err);
+
+  SmallString<128> Work;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("cro-measure", Work))
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::OutputError,
+                      "temporary directory: " + EC.message()),
+        Err);
+  E.WorkDir = Work.str().str();
+
+  json::Object Report{
+      {"gpu", Gpu->Name},
+      {"gpu_arch", Gpu->Arch},
+      {"driver", Gpu->Driver},
+      {"file", Req.InputFile},
+      {"variant_flags", json::Array(std::vector<json::Value>(
+                            Req.VariantFlags.begin(), Req.VariantFlags.end()))},
+      {"build", json::Object{{"original", buildJSON((*Built)[0])},
+                             {"variant", buildJSON((*Built)[1])}}},
+      {"method", "GPU time of each replay of each target launch (CUDA "
+                 "events), median and interquartile range; outputs "
+                 "compared per launch with per-type tolerances"}};
+  bool Verified = false;
+  std::string Rejection;
+  if (!(*Built)[0].Ok) {
+    Rejection = "the original does not compile: " + (*Built)[0].Log;
+  } else if (!(*Built)[1].Ok) {
+    Rejection = "the variant does not compile: " + (*Built)[1].Log;
+  } else {
+    Evaluation Ev =
+        evaluate((*Built)[0].Executable, (*Built)[1].Executable, Model, E);
+    Report["original"] = runJSON(Ev.Original);
+    Report["variant"] = runJSON(Ev.Variant);
+    Verified = Ev.Verified;
+    Rejection = Ev.Rejection;
+    json::Object Speedups;
+    for (const auto &[K, T] : Ev.Original.Timings) {
+      auto It = Ev.Variant.Timings.find(K);
+      if (It == Ev.Variant.Timings.end() || It->second.Time.Median <= 0)
+        continue;
+      Speedups[K] =
+          json::Object{{"speedup", T.Time.Median / It->second.Time.Median},
+                       {"faster_beyond_noise",
+                        fasterBeyondNoise(It->second.Samples, T.Samples)},
+                       {"slower_beyond_noise",
+                        fasterBeyondNoise(T.Samples, It->second.Samples)}};
+    }
+    Report["speedups"] = std::move(Speedups);
+  }
+  sys::fs::remove_directories(Work);
+  Report["verified"] = Verified;
+  Report["rejection"] =
+      Rejection.empty() ? json::Value(nullptr) : json::Value(Rejection);
+  std::string Text =
+      formatv("{0:2}", json::Value(std::move(Report))).str() + "\n";
+  if (Req.ReportFile.empty() || Req.ReportFile == "-")
+    outs() << Text;
+  else if (Error Err2 = writeFileAtomically(Req.ReportFile, Text))
+    return reportAndGetExitCode(std::move(Err2), Err);
+  if (!Verified) {
+    Err << "cuda-rewrite-opt: the variant was rejected: " << Rejection << "\n";
+    return static_cast<int>(ExitCode::NotVerified);
+  }
+  return 0;
+}
+
+} // namespace cro

@@ -1,0 +1,39 @@
+//===- MeasureCommand.h - `--measure`: build, run, verify, time -----------===//
+#ifndef CRO_TOOLS_MEASURECOMMAND_H
+#define CRO_TOOLS_MEASURECOMMAND_H
+
+#include "cro/Analysis/KernelModel.h"
+#include "cro/Frontend/Frontend.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cro {
+
+struct MeasureRequest {
+  std::string ToolPath;                  ///< argv[0], to find libcro-inject.so
+  std::string InputFile;                 ///< the original
+  std::string VariantText;               ///< the variant's source
+  std::vector<std::string> VariantFlags; ///< its own nvcc flags
+  std::vector<std::string> NvccFlags;    ///< the original's build flags
+  std::string BuildTemplate;             ///< --build, "" = nvcc
+  std::string CacheDir;
+  std::vector<std::string> RunArgs; ///< --run, one string per set
+  std::string Check;                ///< --check
+  int Replays = 0;
+  bool FlushL2 = false;
+  double TimeoutSeconds = 300;
+  std::optional<double> RelTol;
+  std::string ReportFile; ///< -o: the JSON report
+};
+
+/// Builds the original and the variant, runs both under the injection
+/// library, verifies the variant and prints a JSON report (stdout or
+/// ReportFile). Returns the exit code.
+int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
+               const KernelModel &Model, llvm::raw_ostream &Err);
+
+} // namespace cro
+
+#endif
