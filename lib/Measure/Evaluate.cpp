@@ -2,6 +2,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <set>
 
 using namespace llvm;
@@ -9,7 +10,7 @@ using namespace llvm;
 namespace cro {
 
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
-                      StringRef Tag) {
+                      StringRef Tag, bool Capture) {
   ProgramRun P;
   std::vector<std::vector<std::string>> Sets = Opts.ArgSets;
   if (Sets.empty())
@@ -23,7 +24,7 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
     RunOptions R = Opts.Run;
     R.Args = Sets[S];
     R.WorkDir = Dir.str().str();
-    R.CaptureDir = Dir.str().str();
+    R.CaptureDir = Capture ? Dir.str().str() : "";
     Expected<RunResult> Res = runUnderInjection(Exe, R);
     if (!Res) {
       P.Problem = toString(Res.takeError());
@@ -65,6 +66,7 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
     T.Kernel = K;
     T.Samples = V;
     T.Time = summarize(V);
+    T.RunMedians = {T.Time.Median};
   }
   P.Ok = true;
   return P;
@@ -130,6 +132,33 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
   return "";
 }
 
+bool fasterAcrossRuns(const KernelTiming &A, const KernelTiming &B) {
+  if (A.RunMedians.empty() || B.RunMedians.empty())
+    return false;
+  return *std::max_element(A.RunMedians.begin(), A.RunMedians.end()) <
+         *std::min_element(B.RunMedians.begin(), B.RunMedians.end());
+}
+
+namespace {
+
+/// Adds a later run's times to the first run's.
+void merge(ProgramRun &Into, const ProgramRun &Run) {
+  for (const auto &[K, T] : Run.Timings) {
+    KernelTiming &M = Into.Timings[K];
+    M.Samples.insert(M.Samples.end(), T.Samples.begin(), T.Samples.end());
+    M.RunMedians.push_back(T.Time.Median);
+  }
+}
+
+void finish(ProgramRun &P) {
+  for (auto &[K, T] : P.Timings) {
+    T.Time = summarize(T.Samples);
+    T.Time.Median = summarize(T.RunMedians).Median;
+  }
+}
+
+} // namespace
+
 Evaluation evaluate(const std::string &OriginalExe,
                     const std::string &VariantExe, const KernelModel &Model,
                     const EvaluateOptions &Opts) {
@@ -144,6 +173,20 @@ Evaluation evaluate(const std::string &OriginalExe,
   E.Variant = runProgram(VariantExe, Opts, "variant");
   E.Rejection = verify(E.Original, E.Variant, Model, Opts);
   E.Verified = E.Rejection.empty();
+  // More runs for timing only, interleaved so that drift hits both alike.
+  for (unsigned R = 1; E.Verified && R < Opts.Runs; ++R) {
+    ProgramRun O = runProgram(OriginalExe, Opts, "original.t", false);
+    ProgramRun V = runProgram(VariantExe, Opts, "variant.t", false);
+    if (!O.Ok || !V.Ok) {
+      E.Verified = false;
+      E.Rejection = "a timing run failed: " + (O.Ok ? V.Problem : O.Problem);
+      break;
+    }
+    merge(E.Original, O);
+    merge(E.Variant, V);
+  }
+  finish(E.Original);
+  finish(E.Variant);
   return E;
 }
 

@@ -75,6 +75,10 @@ cl::opt<std::string> CheckCommand(
 cl::opt<int> Replays("replays",
                      cl::desc("Replays per launch (default: ~100 ms, >= 5)"),
                      cl::init(0), cl::cat(Category));
+cl::opt<unsigned> Runs("runs",
+                       cl::desc("With --measure: program runs per executable "
+                                "for timing, interleaved (default 3)"),
+                       cl::init(3), cl::cat(Category));
 cl::opt<bool> FlushL2("flush-l2",
                       cl::desc("Flush the L2 cache before each timed replay"),
                       cl::cat(Category));
@@ -345,6 +349,7 @@ int run(int argc, char **argv) {
     Req.RunArgs = RunArgs;
     Req.Check = CheckCommand;
     Req.Replays = Replays;
+    Req.Runs = std::max(1u, Runs.getValue());
     Req.FlushL2 = FlushL2;
     Req.TimeoutSeconds = RunTimeout;
     if (RelTolOpt > 0)

@@ -19,6 +19,9 @@ json::Value timingsJSON(const ProgramRun &R) {
   json::Object O;
   for (const auto &[K, T] : R.Timings)
     O[K] = json::Object{{"median_ms", T.Time.Median},
+                        {"run_medians_ms",
+                         json::Array(std::vector<json::Value>(
+                             T.RunMedians.begin(), T.RunMedians.end()))},
                         {"p25_ms", T.Time.P25},
                         {"p75_ms", T.Time.P75},
                         {"min_ms", T.Time.Min},
@@ -63,6 +66,7 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
   E.Run.FlushL2 = Req.FlushL2;
   E.Run.TimeoutSeconds = Req.TimeoutSeconds;
   E.RelTol = Req.RelTol;
+  E.Runs = Req.Runs;
   for (const KernelInfo &K : Model.Kernels)
     E.Run.TargetKernels.push_back(K.Name);
   for (const std::string &A : Req.RunArgs)
@@ -116,8 +120,11 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
       {"build", json::Object{{"original", buildJSON((*Built)[0])},
                              {"variant", buildJSON((*Built)[1])}}},
       {"method", "GPU time of each replay of each target launch (CUDA "
-                 "events), median and interquartile range; outputs "
-                 "compared per launch with per-type tolerances"}};
+                 "events) after a 25 ms warm-up; median of the per-process "
+                 "medians over interleaved runs, interquartile range over all "
+                 "replays; faster only when every run median is below every "
+                 "run median of the other; outputs compared per launch with "
+                 "per-type tolerances"}};
   bool Verified = false;
   std::string Rejection;
   if (!(*Built)[0].Ok) {
@@ -138,10 +145,8 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
         continue;
       Speedups[K] =
           json::Object{{"speedup", T.Time.Median / It->second.Time.Median},
-                       {"faster_beyond_noise",
-                        fasterBeyondNoise(It->second.Samples, T.Samples)},
-                       {"slower_beyond_noise",
-                        fasterBeyondNoise(T.Samples, It->second.Samples)}};
+                       {"faster_beyond_noise", fasterAcrossRuns(It->second, T)},
+                       {"slower_beyond_noise", fasterAcrossRuns(T, It->second)}};
     }
     Report["speedups"] = std::move(Speedups);
   }

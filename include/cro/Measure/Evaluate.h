@@ -33,14 +33,27 @@ struct EvaluateOptions {
   std::vector<std::string> CheckCommand; ///< run after the variant; 0 = pass
   std::string WorkDir;                   ///< scratch space (must exist)
   std::optional<double> RelTol;          ///< overrides the per-type default
+  /// Program runs per executable, interleaved original/variant. Replays
+  /// within one process agree to ~0.3%, but separate processes of the same
+  /// executable differed by up to 2% on the H200 (memory placement, clocks),
+  /// so times are medians over several processes.
+  unsigned Runs = 3;
 };
+
 
 struct KernelTiming {
   std::string Kernel;
-  Summary Time;                ///< ms, over all replays of all launches
-  std::vector<double> Samples; ///< every replay, ms
+  /// ms. Median: the median of the per-run medians; the spread (P25..P75,
+  /// Min..Max) is over all replays of all runs.
+  Summary Time;
+  std::vector<double> Samples;    ///< every replay, ms
+  std::vector<double> RunMedians; ///< one per program run
   unsigned Registers = 0;
 };
+
+/// True when A is faster than B beyond the run-to-run noise: every run
+/// median of A is below every run median of B.
+bool fasterAcrossRuns(const KernelTiming &A, const KernelTiming &B);
 
 struct ProgramRun {
   bool Ok = false;
@@ -57,9 +70,10 @@ struct Evaluation {
   std::string Rejection; ///< the first reason the variant was rejected
 };
 
-/// Runs Exe on every argument set, capturing into WorkDir/Tag.N.
+/// Runs Exe once on every argument set, into WorkDir/Tag.N; captures
+/// outputs when Capture.
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
-                      llvm::StringRef Tag);
+                      llvm::StringRef Tag, bool Capture = true);
 
 /// Compares a variant's run with the original's; "" when they agree.
 std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
