@@ -77,8 +77,8 @@ cl::opt<int> Replays("replays",
                      cl::init(0), cl::cat(Category));
 cl::opt<unsigned> Runs("runs",
                        cl::desc("With --measure: program runs per executable "
-                                "for timing, interleaved (default 3)"),
-                       cl::init(3), cl::cat(Category));
+                                "for timing, interleaved (default 5)"),
+                       cl::init(5), cl::cat(Category));
 cl::opt<bool> FlushL2("flush-l2",
                       cl::desc("Flush the L2 cache before each timed replay"),
                       cl::cat(Category));

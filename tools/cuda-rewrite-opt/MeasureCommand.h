@@ -22,7 +22,7 @@ struct MeasureRequest {
   std::vector<std::string> RunArgs; ///< --run, one string per set
   std::string Check;                ///< --check
   int Replays = 0;
-  unsigned Runs = 3;
+  unsigned Runs = 5;
   bool FlushL2 = false;
   double TimeoutSeconds = 300;
   std::optional<double> RelTol;

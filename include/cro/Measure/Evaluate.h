@@ -37,7 +37,7 @@ struct EvaluateOptions {
   /// within one process agree to ~0.3%, but separate processes of the same
   /// executable differed by up to 2% on the H200 (memory placement, clocks),
   /// so times are medians over several processes.
-  unsigned Runs = 3;
+  unsigned Runs = 5;
 };
 
 
