@@ -8,6 +8,7 @@
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Frontend/Frontend.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Harness.h"
 #include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
@@ -75,6 +76,12 @@ cl::opt<std::string> CheckCommand(
 cl::opt<int> Replays("replays",
                      cl::desc("Replays per launch (default: ~100 ms, >= 5)"),
                      cl::init(0), cl::cat(Category));
+cl::opt<std::string> HarnessSpec(
+    "harness",
+    cl::desc("A kernel spec (JSON) for a file without main(): the tool "
+             "appends a generated harness to the original and the variant "
+             "(--measure, --apply)"),
+    cl::value_desc("spec.json"), cl::cat(Category));
 cl::opt<unsigned> Runs("runs",
                        cl::desc("With --measure: program runs per executable "
                                 "for timing, interleaved (default 5)"),
@@ -315,6 +322,17 @@ int run(int argc, char **argv) {
   TOpts.AllowFastMath = AllowFastMath;
   describeKnobs(Model, Source, InputFile, TOpts);
 
+  std::string Harness;
+  if (!HarnessSpec.empty()) {
+    Expected<json::Object> Spec = readKernelSpec(HarnessSpec);
+    if (!Spec)
+      return reportAndGetExitCode(Spec.takeError(), errs());
+    Expected<std::string> H = generateHarness(*Spec, Model);
+    if (!H)
+      return reportAndGetExitCode(H.takeError(), errs());
+    Harness = std::move(*H);
+  }
+
   if (Measure) {
     MeasureRequest Req;
     Req.ToolPath = argv[0];
@@ -343,6 +361,10 @@ int run(int argc, char **argv) {
       Req.VariantText = V->Source;
       Req.VariantFlags = V->NvccFlags;
     }
+    if (!Harness.empty()) {
+      Req.OriginalText = Source.str() + Harness;
+      Req.VariantText += Harness;
+    }
     Req.NvccFlags = CompilerArgs;
     Req.BuildTemplate = BuildTemplateOpt;
     Req.CacheDir = CacheDir;
@@ -370,7 +392,7 @@ int run(int argc, char **argv) {
     Expected<Variant> V = applyConfiguration(Ctx, Config);
     if (!V)
       return reportAndGetExitCode(V.takeError(), errs());
-    std::string Text = V->Source;
+    std::string Text = V->Source + Harness;
     if (!V->NvccFlags.empty()) {
       std::string Flags;
       for (const std::string &F : V->NvccFlags)

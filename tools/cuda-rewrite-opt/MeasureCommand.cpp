@@ -18,16 +18,16 @@ namespace {
 json::Value timingsJSON(const ProgramRun &R) {
   json::Object O;
   for (const auto &[K, T] : R.Timings)
-    O[K] = json::Object{{"median_ms", T.Time.Median},
-                        {"run_medians_ms",
-                         json::Array(std::vector<json::Value>(
-                             T.RunMedians.begin(), T.RunMedians.end()))},
-                        {"p25_ms", T.Time.P25},
-                        {"p75_ms", T.Time.P75},
-                        {"min_ms", T.Time.Min},
-                        {"max_ms", T.Time.Max},
-                        {"replays", int64_t(T.Time.N)},
-                        {"registers", int64_t(T.Registers)}};
+    O[K] = json::Object{
+        {"median_ms", T.Time.Median},
+        {"run_medians_ms", json::Array(std::vector<json::Value>(
+                               T.RunMedians.begin(), T.RunMedians.end()))},
+        {"p25_ms", T.Time.P25},
+        {"p75_ms", T.Time.P75},
+        {"min_ms", T.Time.Min},
+        {"max_ms", T.Time.Max},
+        {"replays", int64_t(T.Time.N)},
+        {"registers", int64_t(T.Registers)}};
   return O;
 }
 
@@ -96,9 +96,11 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
                                               "cannot read " + Req.InputFile),
                                 Err);
   Builder Build(B);
+  std::string OriginalText = Req.OriginalText.empty()
+                                 ? (*Original)->getBuffer().str()
+                                 : Req.OriginalText;
   Expected<std::vector<BuildResult>> Built =
-      Build.build({{(*Original)->getBuffer().str(), {}},
-                   {Req.VariantText, Req.VariantFlags}});
+      Build.build({{OriginalText, {}}, {Req.VariantText, Req.VariantFlags}});
   if (!Built)
     return reportAndGetExitCode(Built.takeError(), Err);
 
@@ -143,10 +145,10 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
       auto It = Ev.Variant.Timings.find(K);
       if (It == Ev.Variant.Timings.end() || It->second.Time.Median <= 0)
         continue;
-      Speedups[K] =
-          json::Object{{"speedup", T.Time.Median / It->second.Time.Median},
-                       {"faster_beyond_noise", fasterAcrossRuns(It->second, T)},
-                       {"slower_beyond_noise", fasterAcrossRuns(T, It->second)}};
+      Speedups[K] = json::Object{
+          {"speedup", T.Time.Median / It->second.Time.Median},
+          {"faster_beyond_noise", fasterAcrossRuns(It->second, T)},
+          {"slower_beyond_noise", fasterAcrossRuns(T, It->second)}};
     }
     Report["speedups"] = std::move(Speedups);
   }

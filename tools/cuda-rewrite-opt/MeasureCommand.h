@@ -12,9 +12,10 @@
 namespace cro {
 
 struct MeasureRequest {
-  std::string ToolPath;                  ///< argv[0], to find libcro-inject.so
-  std::string InputFile;                 ///< the original
-  std::string VariantText;               ///< the variant's source
+  std::string ToolPath;     ///< argv[0], to find libcro-inject.so
+  std::string InputFile;    ///< the original
+  std::string OriginalText; ///< the original as built ("" = the file)
+  std::string VariantText;  ///< the variant's source
   std::vector<std::string> VariantFlags; ///< its own nvcc flags
   std::vector<std::string> NvccFlags;    ///< the original's build flags
   std::string BuildTemplate;             ///< --build, "" = nvcc

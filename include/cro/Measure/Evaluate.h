@@ -40,7 +40,6 @@ struct EvaluateOptions {
   unsigned Runs = 5;
 };
 
-
 struct KernelTiming {
   std::string Kernel;
   /// ms. Median: the median of the per-run medians; the spread (P25..P75,
