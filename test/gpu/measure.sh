@@ -22,6 +22,10 @@ summary=()
 
 expect() { # name expected-exit command...
   local name=$1 want=$2; shift 2
+  # CRO_GPU_TEST_ONLY="a b": run only the scenarios named there.
+  if [ -n "${CRO_GPU_TEST_ONLY:-}" ] && [[ " $CRO_GPU_TEST_ONLY " != *" $name "* ]]; then
+    return
+  fi
   "$@" > "$results/$name.json" 2> "$results/$name.err"
   local rc=$?
   local why
@@ -45,11 +49,20 @@ echo '{"scale.block": 1024, "scale.read_only": true}' > "$work/cfg.json"
 expect accept-config 0 "$tool" "$src" --measure --apply "$work/cfg.json"
 expect accept-flush-l2 0 "$tool" "$src" --measure --apply "$work/cfg.json" --flush-l2
 
+# A variant tuned to one input passes on it and is caught on a second one.
+expect accept-one-input 0 "$tool" "$src" --measure --variant "$inputs/scale_onesize.cu" --run 16777216 --runs 1
+expect reject-second-input 12 "$tool" "$src" --measure --variant "$inputs/scale_onesize.cu" --run 16777216 --run 3000001 --runs 1
+# A --check command that fails rejects an otherwise correct variant.
+expect reject-check 12 "$tool" "$src" --measure --variant "$inputs/scale_ok.cu" --check false --runs 1
+# Harness mode: a kernel file without main(), called from a kernel spec.
+echo '{"saxpy.block": 128}' > "$work/h.json"
+expect accept-harness 0 "$tool" "$inputs/../../harness/saxpy-lib.cu" --measure --apply "$work/h.json" --harness "$inputs/../../harness/saxpy-spec.json" --runs 1
+
 # Stability: the same variant twice, on a kernel of >= 50 us.
 va=$examples/vector_add.cu
 expect stable-1 0 "$tool" "$va" --measure
 expect stable-2 0 "$tool" "$va" --measure
-python3 - "$results" <<'PY' || fail=1
+[ -n "${CRO_GPU_TEST_ONLY:-}" ] || python3 - "$results" <<'PY' || fail=1
 import json, sys
 r = sys.argv[1]
 m, runs = [], []
@@ -66,6 +79,7 @@ sys.exit(0 if min(m) >= 0.05 and spread <= 0.01 else 1)
 PY
 
 # Replay leaves the output unchanged: the checksum with and without the tool.
+if [ -z "${CRO_GPU_TEST_ONLY:-}" ]; then
 nvcc -O3 -arch=sm_90 "$src" -o "$work/scale"
 plain=$("$work/scale")
 lib=$(dirname "$tool")/../lib/libcro-inject.so
@@ -77,6 +91,7 @@ if [ "$plain" = "$injected" ] && [ "$replays" = 2 ]; then
 else
   summary+=("FAIL  replay-transparent: '$plain' vs '$injected' ($replays replay records)")
   fail=1
+fi
 fi
 printf '%s\n' "${summary[@]}" | tee "$results/summary.txt"
 exit $fail

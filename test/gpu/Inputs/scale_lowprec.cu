@@ -14,8 +14,8 @@ __global__ void scale(float *out, const float *in, float s, int n) {
     out[i] = __half2float(__float2half(s * in[i]));
 }
 
-int main() {
-  const int n = 1 << 24;
+int main(int argc, char **argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1 << 24;
   std::vector<float> in(n), out(n);
   srand(1);
   for (float &x : in)
