@@ -55,7 +55,7 @@ expect reject-second-input 12 "$tool" "$src" --measure --variant "$inputs/scale_
 # A --check command that fails rejects an otherwise correct variant.
 expect reject-check 12 "$tool" "$src" --measure --variant "$inputs/scale_ok.cu" --check false --runs 1
 # Harness mode: a kernel file without main(), called from a kernel spec.
-echo '{"saxpy.block": 128}' > "$work/h.json"
+echo '{"nvcc.maxrregcount": 32, "nvcc.dlcm": "ca"}' > "$work/h.json"
 expect accept-harness 0 "$tool" "$inputs/../../harness/saxpy-lib.cu" --measure --apply "$work/h.json" --harness "$inputs/../../harness/saxpy-spec.json" --runs 1
 
 # Stability: the same variant twice, on a kernel of >= 50 us.
