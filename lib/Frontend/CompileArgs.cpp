@@ -242,6 +242,19 @@ Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
     Rest.push_back(A);
   }
   TranslatedArgs T = translateCompilerArgs(Rest, IsNvcc);
+  if (IsNvcc)
+    for (size_t I = 0; I < Rest.size(); ++I) {
+      StringRef A = Rest[I];
+      if (A == "-c" || A == "--compile")
+        continue;
+      if ((A == "-o" || A == "--output-file") && I + 1 < Rest.size()) {
+        ++I;
+        continue;
+      }
+      if (A.starts_with("-o") && A.size() > 2)
+        continue;
+      T.NvccBuildFlags.push_back(A.str());
+    }
   for (size_t I = 0; I + 1 < T.Args.size(); ++I) {
     StringRef Flag = T.Args[I];
     if (Flag != "-I" && Flag != "-isystem" && Flag != "-iquote" &&

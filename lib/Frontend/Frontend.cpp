@@ -191,6 +191,7 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
       return FromDB.takeError();
     UserArgs = FromDB->Args;
     ArchFromFlags = FromDB->GpuArch;
+    Result->NvccBuildFlags = FromDB->NvccBuildFlags;
   }
   TranslatedArgs Extra = translateCompilerArgs(Opts.ExtraArgs, /*IsNvcc=*/true);
   UserArgs.insert(UserArgs.end(), Extra.Args.begin(), Extra.Args.end());

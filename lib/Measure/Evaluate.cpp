@@ -59,6 +59,7 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
       Samples[X.Kernel].insert(Samples[X.Kernel].end(), X.TimesMs.begin(),
                                X.TimesMs.end());
       P.Timings[X.Kernel].Registers = X.Registers;
+      P.Timings[X.Kernel].Occupancy = X.Occupancy;
     }
   }
   for (auto &[K, V] : Samples) {

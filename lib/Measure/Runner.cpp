@@ -1,10 +1,12 @@
 #include "cro/Measure/Runner.h"
+#include "cro/Build/Builder.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 using namespace llvm;
 
@@ -50,6 +52,7 @@ void parseInjectionOutput(StringRef Text, RunResult &R) {
       P.Kernel = Kernel;
       P.Launch = O->getInteger("launch").value_or(0);
       P.Registers = O->getInteger("registers").value_or(0);
+      P.Occupancy = O->getNumber("occupancy").value_or(-1);
       readDims(*O, "grid", P.Grid);
       readDims(*O, "block", P.Block);
       if (const json::Array *T = O->getArray("times_ms"))
@@ -88,6 +91,55 @@ std::string findInjectionLibrary(StringRef ToolPath) {
       return P.str().str();
   }
   return "";
+}
+
+extern "C" const char cro_injection_source_begin[];
+extern "C" const char cro_injection_source_end[];
+
+Expected<std::string> buildInjectionLibrary(StringRef CudaRoot,
+                                            StringRef CacheDir) {
+  std::string Compiler = "g++";
+  for (const char *C : {"g++", "c++", "clang++"})
+    if (sys::findProgramByName(C)) {
+      Compiler = C;
+      break;
+    }
+  std::string Cuda = CudaRoot.str();
+  BuildOptions O;
+  O.Template = {Compiler,
+                "-std=c++17",
+                "-O2",
+                "-fPIC",
+                "-shared",
+                "-I" + Cuda + "/include",
+                "-I" + Cuda + "/extras/CUPTI/include",
+                "{src}",
+                "-o",
+                "{exe}",
+                "-L" + Cuda + "/lib64",
+                "-L" + Cuda + "/extras/CUPTI/lib64",
+                "-lcupti",
+                "-L" + Cuda + "/lib64/stubs",
+                "-lcuda",
+                "-static-libstdc++",
+                "-static-libgcc",
+                "-Wl,-rpath," + Cuda + "/lib64:" + Cuda +
+                    "/extras/CUPTI/lib64"};
+  O.OriginalPath = "CroInjection.cpp";
+  O.CacheDir = CacheDir.str();
+  O.Jobs = 1;
+  Builder B(O);
+  std::string Source(cro_injection_source_begin,
+                     cro_injection_source_end - cro_injection_source_begin);
+  Expected<std::vector<BuildResult>> R = B.build({{Source, {}}});
+  if (!R)
+    return R.takeError();
+  if (!R->front().Ok)
+    return makeToolError(ExitCode::Internal,
+                         "could not build the measurement library with " +
+                             Compiler + " and the CUPTI in " + Cuda + ":\n" +
+                             R->front().Log);
+  return R->front().Executable;
 }
 
 Expected<RunResult> runUnderInjection(const std::string &Exe,

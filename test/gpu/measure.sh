@@ -58,6 +58,17 @@ expect reject-check 12 "$tool" "$src" --measure --variant "$inputs/scale_ok.cu" 
 echo '{"nvcc.maxrregcount": 32, "nvcc.dlcm": "ca"}' > "$work/h.json"
 expect accept-harness 0 "$tool" "$inputs/../../harness/saxpy-lib.cu" --measure --apply "$work/h.json" --harness "$inputs/../../harness/saxpy-spec.json" --runs 1
 
+# Nsight Compute metrics for both sides.
+expect profile 0 "$tool" "$src" --measure --apply "$work/cfg.json" --profile --runs 1
+if [ -z "${CRO_GPU_TEST_ONLY:-}" ] || [[ " $CRO_GPU_TEST_ONLY " == *" profile "* ]]; then
+  if python3 -c "import json,sys; d=json.load(open('$results/profile.json')); m=d['metrics']; sys.exit(0 if all('dram__throughput.avg.pct_of_peak_sustained_elapsed' in m[s]['scale'] for s in ('original','variant')) else 1)" 2>"$results/profile.check"; then
+    summary+=("PASS  profile-metrics: DRAM and SM throughput for original and variant")
+  else
+    summary+=("FAIL  profile-metrics: $(python3 -c "import json; print(json.load(open('$results/profile.json')).get('metrics'))" 2>&1 | head -c 300)")
+    fail=1
+  fi
+fi
+
 # Stability: the same variant twice, on a kernel of >= 50 us.
 va=$examples/vector_add.cu
 expect stable-1 0 "$tool" "$va" --measure

@@ -70,3 +70,24 @@ TEST(CompileArgs, NormalizeGpuArch) {
   EXPECT_EQ(normalizeGpuArch("all-major"), std::nullopt);
   EXPECT_EQ(normalizeGpuArch("sm_9x"), std::nullopt);
 }
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+TEST(CompileArgs, NvccBuildFlagsFromACompilationDatabase) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-ccdb", Dir));
+  std::string File = (Dir + "/k.cu").str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS((Dir + "/compile_commands.json").str(), EC);
+    OS << "[{\"directory\": \"" << Dir << "\", \"file\": \"k.cu\", "
+       << "\"arguments\": [\"/usr/local/cuda/bin/nvcc\", \"-O3\", "
+          "\"-arch=sm_80\", \"-Iinc\", \"-c\", \"k.cu\", \"-o\", \"k.o\"]}]";
+  }
+  llvm::Expected<TranslatedArgs> T = argsFromCompilationDatabase(Dir, File);
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->NvccBuildFlags, (Args{"-O3", "-arch=sm_80", "-Iinc"}));
+  EXPECT_EQ(T->GpuArch, "sm_80");
+  llvm::sys::fs::remove_directories(Dir);
+}

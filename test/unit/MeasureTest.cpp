@@ -1,5 +1,6 @@
 // Output comparison, statistics, and the injection library's record format.
 #include "cro/Measure/Compare.h"
+#include "cro/Measure/Profiler.h"
 #include "cro/Measure/Runner.h"
 #include "cro/Measure/Statistics.h"
 #include "gtest/gtest.h"
@@ -111,6 +112,59 @@ TEST(Runner, ParsesInjectionRecords) {
   EXPECT_DOUBLE_EQ(R.Kernels[0].ms(), 0.0005);
   ASSERT_EQ(R.Errors.size(), 2u);
   EXPECT_EQ(R.Errors[0], "boom");
+}
+
+TEST(Profiler, ParsesNcuRawCsv) {
+  const char *Csv =
+      "==PROF== Connected to process 1234\n"
+      "PASSED\n"
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\","
+      "\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
+      "\"gpu__time_duration.sum\","
+      "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
+      "\"\",\"\",\"\",\"\",\"%\",\"nsecond\",\"%\"\n"
+      "\"0\",\"1234\",\"void ns::scale<256>(float *, const float *)\","
+      "\"(256, 1, 1)\",\"91.52\",\"264,160\",\"18.3\"\n"
+      "\"1\",\"1234\",\"void ns::scale<256>(float *, const float *)\","
+      "\"(256, 1, 1)\",\"10\",\"1\",\"1\"\n";
+  KernelMetrics M = parseNcuCsv(Csv);
+  ASSERT_EQ(M.size(), 1u);
+  ASSERT_TRUE(M.count("ns::scale"));
+  EXPECT_DOUBLE_EQ(
+      M["ns::scale"]["dram__throughput.avg.pct_of_peak_sustained_elapsed"],
+      91.52);
+  EXPECT_DOUBLE_EQ(M["ns::scale"]["gpu__time_duration.sum"], 264160);
+  EXPECT_DOUBLE_EQ(
+      M["ns::scale"]["sm__throughput.avg.pct_of_peak_sustained_elapsed"], 18.3);
+}
+
+} // namespace
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace {
+
+TEST(Runner, BuildsTheInjectionLibraryFromItsEmbeddedSource) {
+  if (!llvm::sys::fs::exists("/usr/local/cuda/include/cupti.h"))
+    GTEST_SKIP() << "no CUDA toolkit with CUPTI at /usr/local/cuda";
+  llvm::SmallString<128> Cache;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-inject-cache", Cache));
+  llvm::Expected<std::string> Lib =
+      buildInjectionLibrary("/usr/local/cuda", Cache);
+  ASSERT_TRUE(bool(Lib)) << llvm::toString(Lib.takeError());
+  auto Buf = llvm::MemoryBuffer::getFile(*Lib);
+  ASSERT_TRUE(bool(Buf));
+  llvm::StringRef Bytes = (*Buf)->getBuffer();
+  EXPECT_TRUE(Bytes.starts_with("\x7f"
+                                "ELF"));
+  EXPECT_NE(Bytes.find("InitializeInjection"), llvm::StringRef::npos);
+  // The second time it comes from the cache.
+  llvm::Expected<std::string> Again =
+      buildInjectionLibrary("/usr/local/cuda", Cache);
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(*Again, *Lib);
+  llvm::sys::fs::remove_directories(Cache);
 }
 
 } // namespace

@@ -82,6 +82,11 @@ cl::opt<std::string> HarnessSpec(
              "appends a generated harness to the original and the variant "
              "(--measure, --apply)"),
     cl::value_desc("spec.json"), cl::cat(Category));
+cl::opt<bool> Profile("profile",
+                      cl::desc("With --measure: also collect Nsight Compute "
+                               "metrics (DRAM and SM throughput, achieved "
+                               "occupancy) for each target kernel"),
+                      cl::cat(Category));
 cl::opt<unsigned> Runs("runs",
                        cl::desc("With --measure: program runs per executable "
                                 "for timing, interleaved (default 5)"),
@@ -365,12 +370,16 @@ int run(int argc, char **argv) {
       Req.OriginalText = Source.str() + Harness;
       Req.VariantText += Harness;
     }
-    Req.NvccFlags = CompilerArgs;
+    // The original's build flags: after `--`, else its nvcc command in
+    // compile_commands.json, else -O3 for the local GPU.
+    Req.NvccFlags =
+        CompilerArgs.empty() ? (*Parsed)->NvccBuildFlags : CompilerArgs;
     Req.BuildTemplate = BuildTemplateOpt;
     Req.CacheDir = CacheDir;
     Req.RunArgs = RunArgs;
     Req.Check = CheckCommand;
     Req.Replays = Replays;
+    Req.Profile = Profile;
     Req.Runs = std::max(1u, Runs.getValue());
     Req.FlushL2 = FlushL2;
     Req.TimeoutSeconds = RunTimeout;

@@ -2,12 +2,14 @@
 #include "cro/Build/Builder.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Evaluate.h"
+#include "cro/Measure/Profiler.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 
 using namespace llvm;
 
@@ -27,7 +29,8 @@ json::Value timingsJSON(const ProgramRun &R) {
         {"min_ms", T.Time.Min},
         {"max_ms", T.Time.Max},
         {"replays", int64_t(T.Time.N)},
-        {"registers", int64_t(T.Registers)}};
+        {"registers", int64_t(T.Registers)},
+        {"occupancy", T.Occupancy}};
   return O;
 }
 
@@ -73,13 +76,14 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
     E.ArgSets.push_back(splitBuildTemplate(A));
   if (!Req.Check.empty())
     E.CheckCommand = splitBuildTemplate(Req.Check);
-  if (E.Run.InjectionLibrary.empty())
-    return reportAndGetExitCode(
-        makeToolError(ExitCode::Internal,
-                      "libcro-inject.so was not found next to the tool; "
-                      "build it (it is part of the normal build when CUPTI "
-                      "is installed) or set CRO_INJECTION_LIB"),
-        Err);
+  if (E.Run.InjectionLibrary.empty()) {
+    // Not shipped next to the tool: build it once against this toolkit.
+    Expected<std::string> Lib =
+        buildInjectionLibrary(PF.Cuda.Root, Req.CacheDir);
+    if (!Lib)
+      return reportAndGetExitCode(Lib.takeError(), Err);
+    E.Run.InjectionLibrary = *Lib;
+  }
 
   BuildOptions B;
   B.Compiler = PF.Cuda.Root + "/bin/nvcc";
@@ -151,6 +155,34 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
           {"slower_beyond_noise", fasterAcrossRuns(T, It->second)}};
     }
     Report["speedups"] = std::move(Speedups);
+    if (Req.Profile) {
+      std::string Ncu = PF.Cuda.Root + "/bin/ncu";
+      if (!sys::fs::exists(Ncu))
+        if (ErrorOr<std::string> P = sys::findProgramByName("ncu"))
+          Ncu = *P;
+      std::vector<std::string> Args =
+          E.ArgSets.empty() ? std::vector<std::string>() : E.ArgSets.front();
+      json::Object Metrics;
+      for (auto [Side, Exe] : {std::pair<const char *, std::string>(
+                                   "original", (*Built)[0].Executable),
+                               {"variant", (*Built)[1].Executable}}) {
+        Expected<KernelMetrics> M = profileWithNcu(
+            Ncu, Exe, Args, E.Run.TargetKernels, Req.TimeoutSeconds * 4);
+        if (!M) {
+          Metrics[Side] = json::Object{{"error", toString(M.takeError())}};
+          continue;
+        }
+        json::Object PerKernel;
+        for (const auto &[K, Values] : *M) {
+          json::Object V;
+          for (const auto &[Name, X] : Values)
+            V[Name] = X;
+          PerKernel[K] = std::move(V);
+        }
+        Metrics[Side] = std::move(PerKernel);
+      }
+      Report["metrics"] = std::move(Metrics);
+    }
   }
   sys::fs::remove_directories(Work);
   Report["verified"] = Verified;

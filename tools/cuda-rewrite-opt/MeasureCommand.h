@@ -23,6 +23,7 @@ struct MeasureRequest {
   std::vector<std::string> RunArgs; ///< --run, one string per set
   std::string Check;                ///< --check
   int Replays = 0;
+  bool Profile = false; ///< also collect ncu metrics
   unsigned Runs = 5;
   bool FlushL2 = false;
   double TimeoutSeconds = 300;

@@ -23,6 +23,9 @@ struct TranslatedArgs {
   std::vector<std::string> Args;      ///< flags for Clang
   std::optional<std::string> GpuArch; ///< first real GPU arch named (sm_XX)
   std::vector<std::string> Dropped;   ///< flags that do not affect parsing
+  /// From a compile_commands.json entry compiled with nvcc: its flags as
+  /// they are, less the source file, -c and -o FILE (to build variants with).
+  std::vector<std::string> NvccBuildFlags;
 };
 
 /// Translates a compiler command line (without argv[0]). With IsNvcc the

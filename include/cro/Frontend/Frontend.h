@@ -34,6 +34,8 @@ struct ParsedFile {
   std::string GpuArchSource; ///< why: "--cuda-gpu-arch", "build flags", "local
                              ///< GPU", "default"
   std::vector<std::string> ClangArgs; ///< the arguments both parses used
+  /// nvcc flags from compile_commands.json (empty when not built by nvcc).
+  std::vector<std::string> NvccBuildFlags;
   std::unique_ptr<clang::ASTUnit> Host;
   std::unique_ptr<clang::ASTUnit> Device;
 };

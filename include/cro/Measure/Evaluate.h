@@ -48,6 +48,7 @@ struct KernelTiming {
   std::vector<double> Samples;    ///< every replay, ms
   std::vector<double> RunMedians; ///< one per program run
   unsigned Registers = 0;
+  double Occupancy = -1;
 };
 
 /// True when A is faster than B beyond the run-to-run noise: every run

@@ -22,6 +22,9 @@ struct ReplayRecord {
   int Launch = 0;
   unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   unsigned Registers = 0;
+  /// Theoretical occupancy (CUDA occupancy API): resident threads per SM
+  /// over the maximum; -1 when unknown.
+  double Occupancy = -1;
   std::vector<double> TimesMs;
 };
 
@@ -68,6 +71,12 @@ void parseInjectionOutput(llvm::StringRef Text, RunResult &Result);
 /// libcro-inject.so next to the tool (../lib or the same directory), or
 /// $CRO_INJECTION_LIB; "" when there is none.
 std::string findInjectionLibrary(llvm::StringRef ToolPath);
+
+/// Builds the measurement library from the source carried in the tool, with
+/// the host compiler and the CUPTI of the toolkit at CudaRoot (so the two
+/// versions match), into the build cache; a later call finds it there.
+llvm::Expected<std::string> buildInjectionLibrary(llvm::StringRef CudaRoot,
+                                                  llvm::StringRef CacheDir);
 
 } // namespace cro
 

@@ -317,20 +317,34 @@ bool replay(PendingLaunch &P, const Relauncher &L) {
     std::copy(L.Grid, L.Grid + 3, G), std::copy(L.Block, L.Block + 3, B);
     Smem = L.Smem;
   }
+  // Registers and theoretical occupancy. The runtime's handle is a CUkernel
+  // (lazy loading): get its CUfunction in this context first.
+  CUfunction Fn = L.F;
   int Regs = 0;
-  // The runtime's handle is a CUkernel (lazy loading); try both views.
-  CUdevice Dev;
-  if (cuFuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L.F) !=
+  if (cuFuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, Fn) !=
           CUDA_SUCCESS &&
-      cuCtxGetDevice(&Dev) == CUDA_SUCCESS)
-    cuKernelGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, (CUkernel)L.F, Dev);
+      cuKernelGetFunction(&Fn, (CUkernel)L.F) == CUDA_SUCCESS)
+    cuFuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, Fn);
+  int Active = 0, MaxThreads = 0;
+  CUdevice Dev;
+  double Occupancy = -1;
+  if (cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &Active, Fn, B[0] * B[1] * B[2], Smem) == CUDA_SUCCESS &&
+      cuCtxGetDevice(&Dev) == CUDA_SUCCESS &&
+      cuDeviceGetAttribute(&MaxThreads,
+                           CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                           Dev) == CUDA_SUCCESS &&
+      MaxThreads > 0)
+    Occupancy = double(Active) * B[0] * B[1] * B[2] / MaxThreads;
   char Head[512];
   std::snprintf(Head, sizeof Head,
                 "{\"event\":\"replay\",\"kernel\":\"%s\",\"launch\":%d,"
                 "\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u,"
-                "\"registers\":%d,\"flush_l2\":%s,\"times_ms\":[",
+                "\"registers\":%d,\"active_blocks_per_sm\":%d,"
+                "\"occupancy\":%.4f,\"flush_l2\":%s,\"times_ms\":[",
                 jsonEscape(P.Kernel).c_str(), P.Index, G[0], G[1], G[2], B[0],
-                B[1], B[2], Smem, Regs, S.FlushL2 ? "true" : "false");
+                B[1], B[2], Smem, Regs, Active, Occupancy,
+                S.FlushL2 ? "true" : "false");
   emit(std::string(Head) + T + "]}");
   return Ok;
 }
