@@ -93,7 +93,7 @@ PY
 if [ -z "${CRO_GPU_TEST_ONLY:-}" ]; then
 nvcc -O3 -arch=sm_90 "$src" -o "$work/scale"
 plain=$("$work/scale")
-lib=$(dirname "$tool")/../lib/libcro-inject.so
+lib=$("$tool" --print-measurement-library)
 injected=$(CUDA_INJECTION64_PATH=$lib CRO_OUT=$work/inj.jsonl CRO_KERNELS=scale CRO_REPLAYS=20 CRO_MAX_LAUNCHES=2 \
   LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} "$work/scale")
 replays=$(grep -c '"event":"replay"' "$work/inj.jsonl")

@@ -9,6 +9,7 @@
 #include "cro/Frontend/Frontend.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Harness.h"
+#include "cro/Measure/Runner.h"
 #include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
@@ -87,6 +88,11 @@ cl::opt<bool> Profile("profile",
                                "metrics (DRAM and SM throughput, achieved "
                                "occupancy) for each target kernel"),
                       cl::cat(Category));
+cl::opt<bool> PrintInjectionLibrary(
+    "print-measurement-library",
+    cl::desc("Print the path of the measurement library (libcro-inject.so), "
+             "building it with the local CUDA toolkit if needed, and exit"),
+    cl::cat(Category));
 cl::opt<unsigned> Runs("runs",
                        cl::desc("With --measure: program runs per executable "
                                 "for timing, interleaved (default 5)"),
@@ -268,6 +274,20 @@ int run(int argc, char **argv) {
     errs() << ParseErrors;
     errs() << "cuda-rewrite-opt: see --help for usage\n";
     return static_cast<int>(ExitCode::Usage);
+  }
+  if (PrintInjectionLibrary) {
+    std::string Lib = findInjectionLibrary(argv[0]);
+    if (Lib.empty()) {
+      Expected<CudaToolkit> Cuda = findCudaToolkit(CudaPath);
+      if (!Cuda)
+        return reportAndGetExitCode(Cuda.takeError(), errs());
+      Expected<std::string> Built = buildInjectionLibrary(Cuda->Root, CacheDir);
+      if (!Built)
+        return reportAndGetExitCode(Built.takeError(), errs());
+      Lib = *Built;
+    }
+    outs() << Lib << "\n";
+    return 0;
   }
   if (InputFile.empty()) {
     errs() << "cuda-rewrite-opt: error: no input file (usage: "
