@@ -77,8 +77,8 @@ void parseInjectionOutput(StringRef Text, RunResult &R) {
 }
 
 std::string findInjectionLibrary(StringRef ToolPath) {
-  if (std::optional<std::string> Env =
-          sys::Process::GetEnv("CRO_INJECTION_LIB"))
+  std::optional<std::string> Env = sys::Process::GetEnv("CRO_INJECTION_LIB");
+  if (Env && !Env->empty())
     return *Env;
   SmallString<256> Dir(ToolPath);
   sys::fs::make_absolute(Dir);
