@@ -30,6 +30,10 @@ expect() { # name expected-exit command...
   local rc=$?
   local why
   why=$(python3 -c "import json,sys; d=json.load(open('$results/$name.json')); print(d.get('rejection') or 'verified')" 2>/dev/null || tail -1 "$results/$name.err")
+  # A rejection counts only when it is the variant's fault.
+  if [ "$want" = 12 ] && [[ "$why" == *"original program does not run cleanly"* ]]; then
+    rc="$rc (the original failed)"
+  fi
   if [ "$rc" = "$want" ]; then
     summary+=("PASS  $name (exit $rc): $why")
   else
@@ -93,7 +97,7 @@ PY
 if [ -z "${CRO_GPU_TEST_ONLY:-}" ]; then
 nvcc -O3 -arch=sm_90 "$src" -o "$work/scale"
 plain=$("$work/scale")
-lib=$("$tool" --print-measurement-library)
+lib=$(dirname "$tool")/../lib/libcro-inject.so
 injected=$(CUDA_INJECTION64_PATH=$lib CRO_OUT=$work/inj.jsonl CRO_KERNELS=scale CRO_REPLAYS=20 CRO_MAX_LAUNCHES=2 \
   LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} "$work/scale")
 replays=$(grep -c '"event":"replay"' "$work/inj.jsonl")

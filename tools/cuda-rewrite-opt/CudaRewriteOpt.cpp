@@ -91,7 +91,8 @@ cl::opt<bool> Profile("profile",
 cl::opt<bool> PrintInjectionLibrary(
     "print-measurement-library",
     cl::desc("Print the path of the measurement library (libcro-inject.so), "
-             "building it with the local CUDA toolkit if needed, and exit"),
+             "building it with the local CUDA toolkit if needed (experimental: "
+             "--measure uses only a shipped one), and exit"),
     cl::cat(Category));
 cl::opt<unsigned> Runs("runs",
                        cl::desc("With --measure: program runs per executable "
@@ -238,8 +239,9 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
   OS << "\n";
   if (Gpu)
     OS << "GPU: " << Gpu->Name << " (" << Gpu->Arch
-       << "). Measuring and searching variants is not available in this "
-          "version: nothing was measured.\n";
+       << "). Nothing was measured: use --measure to build, verify and time "
+          "a variant (--apply, --variant); the search is not available in "
+          "this version.\n";
   else
     OS << "GPU: none found on this machine. Nothing was measured: timing and "
           "verifying variants needs an NVIDIA GPU. The analysis above is "

@@ -76,14 +76,18 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
     E.ArgSets.push_back(splitBuildTemplate(A));
   if (!Req.Check.empty())
     E.CheckCommand = splitBuildTemplate(Req.Check);
-  if (E.Run.InjectionLibrary.empty()) {
-    // Not shipped next to the tool: build it once against this toolkit.
-    Expected<std::string> Lib =
-        buildInjectionLibrary(PF.Cuda.Root, Req.CacheDir);
-    if (!Lib)
-      return reportAndGetExitCode(Lib.takeError(), Err);
-    E.Run.InjectionLibrary = *Lib;
-  }
+  // The library must ship next to the tool (build/lib/libcro-inject.so).
+  // Building it on the fly (--print-measurement-library) works here, but a
+  // copy built with the H200 host's g++ 13 crashed every program it was
+  // loaded into: until that is understood, --measure never uses one.
+  if (E.Run.InjectionLibrary.empty())
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::Internal,
+                      "the measurement library libcro-inject.so was not "
+                      "found next to the tool (../lib/ or the same "
+                      "directory) nor in $CRO_INJECTION_LIB; copy it from "
+                      "the build's lib/ directory"),
+        Err);
 
   BuildOptions B;
   B.Compiler = PF.Cuda.Root + "/bin/nvcc";
