@@ -249,6 +249,20 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
   OS << "Use --analyze for the full model as JSON.\n";
 }
 
+/// The variant --apply asks for (the original itself without --apply).
+Expected<Variant> configuredVariant(const KernelModel &Model, StringRef Source,
+                                    const TransformOptions &TOpts) {
+  json::Object Config;
+  if (!ApplyConfig.empty()) {
+    Expected<json::Object> C = readConfiguration(ApplyConfig);
+    if (!C)
+      return C.takeError();
+    Config = std::move(*C);
+  }
+  RewriteContext Ctx{Model, Source, InputFile, TOpts};
+  return applyConfiguration(Ctx, Config);
+}
+
 int run(int argc, char **argv) {
   // Arguments after `--` are compiler flags for the parse, not our options.
   std::vector<const char *> OwnArgs;
@@ -374,15 +388,7 @@ int run(int argc, char **argv) {
             errs());
       Req.VariantText = (*V)->getBuffer().str();
     } else {
-      json::Object Config;
-      if (!ApplyConfig.empty()) {
-        Expected<json::Object> C = readConfiguration(ApplyConfig);
-        if (!C)
-          return reportAndGetExitCode(C.takeError(), errs());
-        Config = std::move(*C);
-      }
-      RewriteContext Ctx{Model, Source, InputFile, TOpts};
-      Expected<Variant> V = applyConfiguration(Ctx, Config);
+      Expected<Variant> V = configuredVariant(Model, Source, TOpts);
       if (!V)
         return reportAndGetExitCode(V.takeError(), errs());
       Req.VariantText = V->Source;
@@ -412,15 +418,7 @@ int run(int argc, char **argv) {
   }
 
   if (!ApplyConfig.empty() || Diff) {
-    json::Object Config;
-    if (!ApplyConfig.empty()) {
-      Expected<json::Object> C = readConfiguration(ApplyConfig);
-      if (!C)
-        return reportAndGetExitCode(C.takeError(), errs());
-      Config = std::move(*C);
-    }
-    RewriteContext Ctx{Model, Source, InputFile, TOpts};
-    Expected<Variant> V = applyConfiguration(Ctx, Config);
+    Expected<Variant> V = configuredVariant(Model, Source, TOpts);
     if (!V)
       return reportAndGetExitCode(V.takeError(), errs());
     std::string Text = V->Source + Harness;
