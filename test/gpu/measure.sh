@@ -17,6 +17,20 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export HOME=$work # a fresh build cache
+# Each wrong (or right) variant of scale.cu is one edit of it.
+make_variants() { # <scale.cu> <outdir>
+  local s=$1 o=$2
+  sed 's|int i = blockIdx.x \* blockDim.x + threadIdx.x;|int i = blockIdx.x * blockDim.x + threadIdx.x + 1;|' "$s" > "$o/scale_offbyone.cu"
+  sed 's|  if (i < n)$|  if (i < n / 2)|' "$s" > "$o/scale_partial.cu"
+  sed 's|    out\[i\] = s \* in\[i\];|    (void)in; /* never writes: out keeps what was there */|' "$s" > "$o/scale_stale.cu"
+  sed 's|    out\[i\] = s \* in\[i\];|    for (volatile int k = 0; k >= 0; k = (k + 1) \& 0xffff) out[i] = s * in[i];|' "$s" > "$o/scale_hang.cu"
+  sed 's|    out\[i\] = s \* in\[i\];|    ((float *)0x10)[i] = s * in[i];|' "$s" > "$o/scale_crash.cu"
+  sed 's|    out\[i\] = s \* in\[i\];|    out[i] = (i == 12345) ? __int_as_float(0x7fc00000) : s * in[i];|' "$s" > "$o/scale_nan.cu"
+  sed 's|    out\[i\] = s \* in\[i\];|    out[i] = __half2float(__float2half(s * in[i]));|; s|#include <cuda_runtime.h>|#include <cuda_fp16.h>\n#include <cuda_runtime.h>|' "$s" > "$o/scale_lowprec.cu"
+  sed 's|#define THREADS 256|#define THREADS 512|' "$s" > "$o/scale_ok.cu"
+  sed 's|scale<<<(n + THREADS - 1) / THREADS, THREADS>>>|scale<<<n / THREADS, THREADS>>>|; s|^// A program with no check of its own|// Tuned to one input: the grid covers n only when THREADS divides it.\n// A program with no check of its own|' "$s" > "$o/scale_onesize.cu"
+}
+
 fail=0
 summary=()
 
@@ -43,21 +57,24 @@ expect() { # name expected-exit command...
 }
 
 src=$inputs/scale.cu
+variants=$work/variants
+mkdir -p "$variants"
+make_variants "$src" "$variants"
 for bad in offbyone partial stale nan lowprec crash; do
-  expect "reject-$bad" 12 "$tool" "$src" --measure --variant "$inputs/scale_$bad.cu" --replays 5
+  expect "reject-$bad" 12 "$tool" "$src" --measure --variant "$variants/scale_$bad.cu" --replays 5
 done
-expect reject-hang 12 "$tool" "$src" --measure --variant "$inputs/scale_hang.cu" --replays 5 --timeout 20
+expect reject-hang 12 "$tool" "$src" --measure --variant "$variants/scale_hang.cu" --replays 5 --timeout 20
 # The GPU is still usable: a correct variant is verified right after.
-expect accept-after-hang 0 "$tool" "$src" --measure --variant "$inputs/scale_ok.cu" --replays 5
+expect accept-after-hang 0 "$tool" "$src" --measure --variant "$variants/scale_ok.cu" --replays 5
 echo '{"scale.block": 1024, "scale.read_only": true}' > "$work/cfg.json"
 expect accept-config 0 "$tool" "$src" --measure --apply "$work/cfg.json"
 expect accept-flush-l2 0 "$tool" "$src" --measure --apply "$work/cfg.json" --flush-l2
 
 # A variant tuned to one input passes on it and is caught on a second one.
-expect accept-one-input 0 "$tool" "$src" --measure --variant "$inputs/scale_onesize.cu" --run 16777216 --runs 1
-expect reject-second-input 12 "$tool" "$src" --measure --variant "$inputs/scale_onesize.cu" --run 16777216 --run 3000001 --runs 1
+expect accept-one-input 0 "$tool" "$src" --measure --variant "$variants/scale_onesize.cu" --run 16777216 --runs 1
+expect reject-second-input 12 "$tool" "$src" --measure --variant "$variants/scale_onesize.cu" --run 16777216 --run 3000001 --runs 1
 # A --check command that fails rejects an otherwise correct variant.
-expect reject-check 12 "$tool" "$src" --measure --variant "$inputs/scale_ok.cu" --check false --runs 1
+expect reject-check 12 "$tool" "$src" --measure --variant "$variants/scale_ok.cu" --check false --runs 1
 # Harness mode: a kernel file without main(), called from a kernel spec.
 echo '{"nvcc.maxrregcount": 32, "nvcc.dlcm": "ca"}' > "$work/h.json"
 expect accept-harness 0 "$tool" "$inputs/../../harness/saxpy-lib.cu" --measure --apply "$work/h.json" --harness "$inputs/../../harness/saxpy-spec.json" --runs 1
