@@ -277,6 +277,20 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   P.Scopes.push_back({K.Span.BeginOffset, K.Span.EndOffset});
   P.Shape = *Shape;
 
+  // Another kernel whose body reads the symbol would keep the old value
+  // while this kernel's copy changes: a multi-kernel protocol (block sums
+  // indexed by i / BLOCK) would break.
+  for (const auto &[Name, Sym] : P.Symbols)
+    for (const KernelInfo &Other : Ctx.Model.Kernels)
+      if (&Other != &K &&
+          !findIdentifier(Src, Other.BodySpan.BeginOffset,
+                          Other.BodySpan.EndOffset, Name)
+               .empty())
+        return P.refuse("'" + Name + "' is also used in the body of kernel " +
+                            Other.Name +
+                            ", which would keep the old block size",
+                        Other.Location);
+
   // Uses in preprocessor directives cannot see a constant, and changing a
   // macro there would change what gets compiled.
   for (const auto &[Name, Sym] : P.Symbols)

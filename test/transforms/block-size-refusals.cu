@@ -38,6 +38,21 @@ __global__ void shared_b(float *v, int n) {
   if (i < n) v[i] = 1.0f;
 }
 
+#define PART 256
+__global__ void part_sums(const float *v, float *sums, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&sums[i / PART], v[i]);
+}
+__global__ void use_parts(float *v, const float *sums, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] += sums[i / PART];
+}
+
+void run2(float *v, float *sums, int n) {
+  part_sums<<<(n + PART - 1) / PART, PART>>>(v, sums, n);
+  use_parts<<<(n + 255) / 256, 256>>>(v, sums, n);
+}
+
 void run(float *v, int n, int threads) {
   runtime_block<<<(n + threads - 1) / threads, threads>>>(v, n);
   hard_coded<<<(n + 255) / 256, 256>>>(v, n);
@@ -54,16 +69,17 @@ void run(float *v, int n, int threads) {
 
 // CHECK-DAG: refused[0].kernel = "runtime_block"
 // CHECK-DAG: refused[0].transform = "block-size"
-// CHECK-DAG: refused[0].reason = "the block size at {{.*}}block-size-refusals.cu:42:3 is the run-time value 'threads'; only compile-time block sizes can be tuned"
+// CHECK-DAG: refused[0].reason = "the block size at {{.*}}block-size-refusals.cu:57:3 is the run-time value 'threads'; only compile-time block sizes can be tuned"
 // CHECK-DAG: refused[1].kernel = "hard_coded"
 // CHECK-DAG: refused[1].reason = "the body hard-codes the block size: the literal 256 (other) has no link to the launch"
 // CHECK-DAG: refused[1].location = "{{.*}}block-size-refusals.cu:16:24"
 // CHECK-DAG: refused[2].kernel = "fixed_grid"
-// CHECK-DAG: refused[2].reason = "grid dimension x at {{.*}}:44:3 ('1024') does not follow the block size, so another block size would cover a different index range"
+// CHECK-DAG: refused[2].reason = "grid dimension x at {{.*}}:59:3 ('1024') does not follow the block size, so another block size would cover a different index range"
 // CHECK-DAG: refused[3].kernel = "in_directive"
 // CHECK-DAG: refused[3].reason = "'B' is used in a preprocessor directive at line 27"
 // CHECK-DAG: refused[4].kernel = "shared_a"
-// CHECK-DAG: refused[4].reason = "the block size at {{.*}}:48:3 comes from 'tpb', which launches of other kernels use too"
+// CHECK-DAG: refused[4].reason = "the block size at {{.*}}:63:3 comes from 'tpb', which launches of other kernels use too"
 // CHECK-DAG: refused[5].kernel = "shared_b"
+// CHECK-DAG: reason = "'PART' is also used in the body of kernel use_parts, which would keep the old block size"
 
 // APPLY: cuda-rewrite-opt: error: unknown knob 'runtime_block.block' (see the "knobs" of --analyze); block-size refused runtime_block: the block size at {{.*}} is the run-time value 'threads'
