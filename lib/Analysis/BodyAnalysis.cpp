@@ -158,6 +158,17 @@ public:
     }
     return true;
   }
+  /// Class-type elements (float3, structs) are assigned through operator=.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getNumArgs() == 0)
+      return true;
+    OverloadedOperatorKind Op = OC->getOperator();
+    if (Op == OO_Equal)
+      ModeOf[accessOperand(OC->getArg(0))] = "write";
+    else if (OC->isAssignmentOp() || Op == OO_PlusPlus || Op == OO_MinusMinus)
+      ModeOf[accessOperand(OC->getArg(0))] = "readwrite";
+    return true;
+  }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp())
       ModeOf[accessOperand(UO->getSubExpr())] = "readwrite";
