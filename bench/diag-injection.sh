@@ -1,3 +1,10 @@
+#!/usr/bin/env bash
+# Diagnostic kept for the open question in docs/measure.md: a measurement
+# library built on the H200 host (g++ 13) -- by the tool or by hand, with or
+# without a static C++ runtime -- crashed every program it was loaded into,
+# while the one built by this project's CMake (Debian's g++ 12) works. Run
+# through the device tool with the binary carried; it prints each attempt's
+# exit code and the library's output.
 set -x
 lib=$(build/bin/cuda-rewrite-opt --print-measurement-library)
 echo "lib=$lib"; ls -la "$lib"; ldd "$lib"
