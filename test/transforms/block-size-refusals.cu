@@ -83,3 +83,10 @@ void run(float *v, int n, int threads) {
 // CHECK-DAG: reason = "'PART' is also used in the body of kernel use_parts, which would keep the old block size"
 
 // APPLY: cuda-rewrite-opt: error: unknown knob 'runtime_block.block' (see the "knobs" of --analyze); block-size refused runtime_block: the block size at {{.*}} is the run-time value 'threads'
+
+// --kernel selects after the whole file was judged: shared_a stays refused
+// although shared_b, which shares its block variable, is left out.
+// RUN: %cro %s --analyze --kernel shared_a | %flatten | FileCheck %s --check-prefix=SELECT
+// SELECT-DAG: kernels[0].name = "shared_a"
+// SELECT-DAG: refused[0].reason = "the block size at {{.*}}:63:3 comes from 'tpb', which launches of other kernels use too"
+// SELECT-NOT: "shared_b

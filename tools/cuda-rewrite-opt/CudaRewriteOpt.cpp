@@ -177,6 +177,17 @@ Error filterKernels(KernelModel &M) {
     if (Matches(K))
       Kept.push_back(std::move(K));
   M.Kernels = std::move(Kept);
+  auto Dropped = [&](const std::string &Kernel) {
+    if (Kernel.empty())
+      return false; // file-wide knobs stay
+    for (const KernelInfo &K : M.Kernels)
+      if (K.Name == Kernel)
+        return false;
+    return true;
+  };
+  llvm::erase_if(M.Knobs, [&](const Knob &K) { return Dropped(K.Kernel); });
+  llvm::erase_if(M.Refused,
+                 [&](const Refusal &R) { return Dropped(R.Kernel); });
   return Error::success();
 }
 
@@ -346,9 +357,6 @@ int run(int argc, char **argv) {
                       "no __global__ function is defined in '" + InputFile +
                           "'; nothing to analyze"),
         errs());
-  if (Error E = filterKernels(Model))
-    return reportAndGetExitCode(std::move(E), errs());
-
   ErrorOr<std::unique_ptr<MemoryBuffer>> SourceBuf =
       MemoryBuffer::getFile(InputFile);
   if (!SourceBuf)
@@ -361,7 +369,11 @@ int run(int argc, char **argv) {
   TransformOptions TOpts;
   TOpts.AssumeNoAlias = AssumeNoAlias;
   TOpts.AllowFastMath = AllowFastMath;
+  // Knobs are judged against the whole file (a grid variable shared with a
+  // kernel left out by --kernel still counts); then --kernel selects.
   describeKnobs(Model, Source, InputFile, TOpts);
+  if (Error E = filterKernels(Model))
+    return reportAndGetExitCode(std::move(E), errs());
 
   std::string Harness;
   if (!HarnessSpec.empty()) {
