@@ -161,6 +161,7 @@ Expected<RunResult> runUnderInjection(const std::string &Exe,
            "CRO_KERNELS=" + Kernels,
            "CRO_REPLAYS=" + std::to_string(Opts.Replays),
            "CRO_MAX_LAUNCHES=" + std::to_string(Opts.MaxLaunches),
+           "CRO_MAX_CAPTURES=" + std::to_string(Opts.MaxCaptures),
            "CRO_FLUSH_L2=" + std::string(Opts.FlushL2 ? "1" : "0"),
            "CRO_CAPTURE_DIR=" + Opts.CaptureDir};
   if (!Opts.CudaRoot.empty()) {

@@ -98,6 +98,16 @@ cl::opt<unsigned> Runs("runs",
                        cl::desc("With --measure: program runs per executable "
                                 "for timing, interleaved (default 5)"),
                        cl::init(5), cl::cat(Category));
+cl::opt<int> MaxLaunches(
+    "max-launches",
+    cl::desc("With --measure: launches of each kernel that are replayed and "
+             "timed (default 3)"),
+    cl::init(3), cl::cat(Category));
+cl::opt<int> MaxCaptures(
+    "max-captures",
+    cl::desc("With --measure: launches of each kernel whose outputs are "
+             "captured and compared (default 8)"),
+    cl::init(8), cl::cat(Category));
 cl::opt<bool> FlushL2("flush-l2",
                       cl::desc("Flush the L2 cache before each timed replay"),
                       cl::cat(Category));
@@ -419,6 +429,8 @@ int run(int argc, char **argv) {
     Req.RunArgs = RunArgs;
     Req.Check = CheckCommand;
     Req.Replays = Replays;
+    Req.MaxLaunches = std::max(0, MaxLaunches.getValue());
+    Req.MaxCaptures = std::max(0, MaxCaptures.getValue());
     Req.Profile = Profile;
     Req.Runs = std::max(1u, Runs.getValue());
     Req.FlushL2 = FlushL2;

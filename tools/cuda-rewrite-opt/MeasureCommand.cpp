@@ -66,6 +66,8 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
   E.Run.InjectionLibrary = findInjectionLibrary(Req.ToolPath);
   E.Run.CudaRoot = PF.Cuda.Root;
   E.Run.Replays = Req.Replays;
+  E.Run.MaxLaunches = Req.MaxLaunches;
+  E.Run.MaxCaptures = Req.MaxCaptures;
   E.Run.FlushL2 = Req.FlushL2;
   E.Run.TimeoutSeconds = Req.TimeoutSeconds;
   E.RelTol = Req.RelTol;

@@ -25,6 +25,8 @@ struct MeasureRequest {
   int Replays = 0;
   bool Profile = false; ///< also collect ncu metrics
   unsigned Runs = 5;
+  int MaxLaunches = 3; ///< launches per kernel replayed (timed)
+  int MaxCaptures = 8; ///< launches per kernel whose outputs are compared
   bool FlushL2 = false;
   double TimeoutSeconds = 300;
   std::optional<double> RelTol;

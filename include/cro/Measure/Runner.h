@@ -46,6 +46,7 @@ struct RunOptions {
   std::string WorkDir;    ///< where the output files go (must exist)
   int Replays = 0;        ///< 0 = automatic (~100 ms, >= 5)
   int MaxLaunches = 3;    ///< launches per kernel replayed
+  int MaxCaptures = 8;    ///< launches per kernel captured and compared
   bool FlushL2 = false;
   double TimeoutSeconds = 300;
 };
