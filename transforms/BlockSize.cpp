@@ -46,11 +46,6 @@ struct Plan {
   }
 };
 
-std::string plainName(StringRef Qualified) {
-  size_t P = Qualified.rfind("::");
-  return P == StringRef::npos ? Qualified.str() : Qualified.substr(P + 2).str();
-}
-
 bool spans(const SourceSpan &Outer, const SourceSpan &Inner) {
   return Inner.BeginOffset >= Outer.BeginOffset &&
          Inner.EndOffset <= Outer.EndOffset;
@@ -282,10 +277,9 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   // indexed by i / BLOCK) would break.
   for (const auto &[Name, Sym] : P.Symbols)
     for (const KernelInfo &Other : Ctx.Model.Kernels)
-      if (&Other != &K &&
-          !findIdentifier(Src, Other.BodySpan.BeginOffset,
-                          Other.BodySpan.EndOffset, Name)
-               .empty())
+      if (&Other != &K && !findIdentifier(Src, Other.BodySpan.BeginOffset,
+                                          Other.BodySpan.EndOffset, Name)
+                               .empty())
         return P.refuse("'" + Name + "' is also used in the body of kernel " +
                             Other.Name +
                             ", which would keep the old block size",
@@ -433,7 +427,7 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
                          "block-size: no plan for " + K.Id + ": " + P.Refusal);
   std::vector<int64_t> Shape = shapeOf(V);
   StringRef Src = Ctx.Source;
-  std::string Kernel = plainName(KI->Name);
+  std::string Kernel = unqualifiedName(KI->Name).str();
 
   for (const auto &[Name, Sym] : P.Symbols) {
     int64_t NewValue = Shape[Sym.Dim];

@@ -25,7 +25,6 @@ json::Value currentBounds(const KernelInfo &K) {
 
 void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {
-  ResolvedConfig Defaults(Ctx.Model.Knobs);
   if (!BlockSize::currentShape(K)) {
     Out.refuse(K.Name, K.Launches.empty()
                            ? "no launch in this file gives the block size "

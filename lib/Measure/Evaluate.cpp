@@ -78,8 +78,7 @@ namespace {
 /// The element type of an allocation, from the parameters pointing into it.
 ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
   for (const KernelInfo &K : Model.Kernels) {
-    StringRef Plain = StringRef(K.Name).rsplit("::").second;
-    if (K.Name != C.Kernel && Plain != C.Kernel)
+    if (!isKernelNamed(K, C.Kernel))
       continue;
     std::set<ElementKind> Kinds;
     for (int A : C.Args)

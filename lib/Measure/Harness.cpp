@@ -59,11 +59,9 @@ Expected<std::string> generateHarness(const json::Object &Spec,
   if (!Name)
     return specError("\"kernel\" (the kernel's name) is missing");
   const KernelInfo *K = nullptr;
-  for (const KernelInfo &KI : Model.Kernels) {
-    StringRef Plain = StringRef(KI.Name).rsplit("::").second;
-    if (KI.Name == *Name || (!Plain.empty() && Plain == *Name))
+  for (const KernelInfo &KI : Model.Kernels)
+    if (isKernelNamed(KI, *Name))
       K = &KI;
-  }
   if (!K)
     return specError("no kernel named '" + *Name + "' in " + Model.File);
   const json::Object *Scalars = Spec.getObject("scalars");

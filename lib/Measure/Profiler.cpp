@@ -1,4 +1,5 @@
 #include "cro/Measure/Profiler.h"
+#include "cro/Analysis/KernelModel.h"
 #include "cro/Support/Process.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/SmallVector.h"
@@ -114,10 +115,8 @@ Expected<KernelMetrics> profileWithNcu(const std::string &Ncu,
   std::string Metrics, Regex;
   for (const std::string &M : profilerMetrics())
     Metrics += (Metrics.empty() ? "" : ",") + M;
-  for (const std::string &K : Kernels) {
-    StringRef Plain = StringRef(K).rsplit("::").second;
-    Regex += (Regex.empty() ? "" : "|") + (Plain.empty() ? K : Plain.str());
-  }
+  for (const std::string &K : Kernels)
+    Regex += (Regex.empty() ? "" : "|") + unqualifiedName(K).str();
   SmallString<128> Out;
   sys::fs::createTemporaryFile("cro-ncu", "csv", Out);
   std::vector<std::string> Cmd = {Ncu,

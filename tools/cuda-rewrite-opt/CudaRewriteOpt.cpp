@@ -14,7 +14,6 @@
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -157,23 +156,14 @@ void printVersion(raw_ostream &OS) {
 Error filterKernels(KernelModel &M) {
   if (Kernels.empty())
     return Error::success();
-  StringSet<> Wanted;
-  for (const std::string &K : Kernels)
-    Wanted.insert(K);
   auto Matches = [&](const KernelInfo &K) {
-    StringRef Plain = StringRef(K.Name).rsplit("::").second;
-    if (Plain.empty())
-      Plain = K.Name;
-    return Wanted.count(K.Name) || Wanted.count(Plain);
+    return llvm::any_of(
+        Kernels, [&](const std::string &W) { return isKernelNamed(K, W); });
   };
   for (const std::string &W : Kernels) {
-    bool Found = false;
-    for (const KernelInfo &K : M.Kernels) {
-      StringRef Plain = StringRef(K.Name).rsplit("::").second;
-      if (K.Name == W || (Plain.empty() ? K.Name == W : Plain == W))
-        Found = true;
-    }
-    if (!Found) {
+    if (llvm::none_of(M.Kernels, [&](const KernelInfo &K) {
+          return isKernelNamed(K, W);
+        })) {
       std::string Names;
       for (const KernelInfo &K : M.Kernels)
         Names += (Names.empty() ? "" : ", ") + K.Name;

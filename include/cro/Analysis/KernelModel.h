@@ -228,6 +228,18 @@ struct Refusal {
   std::string Location; ///< what the reason is about, when it is one place
 };
 
+/// "ns::k" -> "k"; a name without a scope is returned as it is.
+inline llvm::StringRef unqualifiedName(llvm::StringRef Qualified) {
+  size_t P = Qualified.rfind("::");
+  return P == llvm::StringRef::npos ? Qualified : Qualified.substr(P + 2);
+}
+
+/// True when Name is K's qualified name or its last component, as users
+/// (--kernel, kernel specs) and the measurement library name kernels.
+inline bool isKernelNamed(const KernelInfo &K, llvm::StringRef Name) {
+  return K.Name == Name || unqualifiedName(K.Name) == Name;
+}
+
 struct KernelModel {
   std::string File;
   std::string GpuArch;
