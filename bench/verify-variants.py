@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "test", "variants"))
-from variants import analyze, configurations, make_variant, nvcc_command  # noqa: E402
+from variants import accepts, analyze, configurations, make_variant, nvcc_command  # noqa: E402
 
 
 def machine():
@@ -56,7 +56,9 @@ def main():
     jobs = []
     for src in args.files:
         model = analyze(args.tool, src)
-        for name, cfg in configurations(model["knobs"], rng, args.random):
+        for name, cfg in configurations(
+                model["knobs"], rng, args.random,
+                accept=lambda c, s=src: accepts(args.tool, s, c)):
             jobs.append({"program": os.path.basename(src), "src": src,
                          "name": name, "config": cfg})
 

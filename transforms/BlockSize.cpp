@@ -1,5 +1,6 @@
 //===- BlockSize.cpp - the thread-block shape of a kernel's launches ------===//
 #include "BlockSize.h"
+#include "ThreadRemap.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -53,21 +54,6 @@ bool spans(const SourceSpan &Outer, const SourceSpan &Inner) {
 
 /// True when another kernel's launch reads its block or grid from the same
 /// place (a shared local variable): editing it would change that launch too.
-bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
-                           const SourceSpan &S) {
-  for (const KernelInfo &Other : Ctx.Model.Kernels) {
-    if (&Other == &K)
-      continue;
-    for (const LaunchSite &L : Other.Launches)
-      for (const LaunchDim3 *D : {&L.Grid, &L.Block})
-        for (const ValueOrigin &V : D->Dims)
-          if (!V.ResolvedSpan.Begin.empty() &&
-              V.ResolvedSpan.BeginOffset < S.EndOffset &&
-              S.BeginOffset < V.ResolvedSpan.EndOffset)
-            return true;
-  }
-  return false;
-}
 
 /// True when which elements a thread touches along dimension Dim does not
 /// depend on the block size, so a grid that does not follow the block still

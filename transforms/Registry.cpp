@@ -6,9 +6,12 @@
 //===----------------------------------------------------------------------===//
 #include "cro/Rewrite/Registry.h"
 #include "BlockSize.h"
+#include "Coarsen.h"
 #include "LaunchBounds.h"
 #include "NvccFlags.h"
 #include "ReadOnly.h"
+#include "RegisterTile.h"
+#include "SharedStage.h"
 #include "Unroll.h"
 
 namespace cro {
@@ -21,6 +24,9 @@ const std::vector<std::unique_ptr<Transform>> &allTransforms() {
     V.push_back(std::make_unique<Unroll>());
     V.push_back(std::make_unique<ReadOnly>());
     V.push_back(std::make_unique<NvccFlags>());
+    V.push_back(std::make_unique<Coarsen>());
+    V.push_back(std::make_unique<SharedStage>());
+    V.push_back(std::make_unique<RegisterTile>());
     return V;
   }();
   return All;

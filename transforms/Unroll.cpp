@@ -1,4 +1,5 @@
 #include "Unroll.h"
+#include "ReductionNest.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
 
@@ -52,7 +53,7 @@ void Unroll::describe(const RewriteContext &Ctx, const KernelInfo &K,
 }
 
 Error Unroll::apply(const RewriteContext &Ctx, const Knob &K,
-                    const json::Value &V, const ResolvedConfig &,
+                    const json::Value &V, const ResolvedConfig &Config,
                     EditSet &Out) const {
   if (V == K.Default)
     return Error::success();
@@ -60,6 +61,11 @@ Error Unroll::apply(const RewriteContext &Ctx, const Knob &K,
   const LoopInfo *L = KI ? loopOf(*KI, K.Id) : nullptr;
   if (!L)
     return makeToolError(ExitCode::Internal, "no loop for knob " + K.Id);
+  // A reduction loop that shared-stage/register-tile rewrite gets its
+  // pragma from them, on the loop they write.
+  if (KI->Mapping.Reduction && KI->Mapping.Reduction->Loop == L->Id &&
+      reductionNestRewritten(Ctx, *KI, Config))
+    return Error::success();
   std::string Pragma;
   if (V == json::Value("full"))
     Pragma = "#pragma unroll";

@@ -37,8 +37,9 @@ __global__ void accelerations(const float4 *pos, float3 *acc, int n) {
   acc[i] = make_float3(ax, ay, az);
 }
 
-int main() {
-  const int n = 32768;
+int main(int argc, char **argv) {
+  // Optional body count for small runs under compute-sanitizer.
+  const int n = argc > 1 ? std::atoi(argv[1]) : 32768;
   std::vector<float4> pos(n);
   std::vector<float3> acc(n);
   srand(31);

@@ -34,8 +34,11 @@ __global__ void jacobi(const float *in, float *out, int nx, int ny) {
                             in[(y + 1) * nx + x]);
 }
 
-int main() {
-  const int nx = 4096, ny = 4096, steps = 10;
+int main(int argc, char **argv) {
+  // Optional sizes (nx, ny) for small runs under compute-sanitizer.
+  const int nx = argc > 1 ? std::atoi(argv[1]) : 4096;
+  const int ny = argc > 2 ? std::atoi(argv[2]) : nx;
+  const int steps = 10;
   std::vector<float> a((size_t)nx * ny), b(a.size());
   srand(5);
   for (float &v : a)

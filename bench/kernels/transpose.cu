@@ -23,8 +23,10 @@ __global__ void transpose(const float *in, float *out, int rows, int cols) {
     out[x * rows + y] = in[y * cols + x];
 }
 
-int main() {
-  const int rows = 8192, cols = 8192;
+int main(int argc, char **argv) {
+  // Optional sizes (rows, cols) for small runs under compute-sanitizer.
+  const int rows = argc > 1 ? std::atoi(argv[1]) : 8192;
+  const int cols = argc > 2 ? std::atoi(argv[2]) : rows;
   std::vector<float> in((size_t)rows * cols), out((size_t)rows * cols);
   srand(3);
   for (float &v : in)

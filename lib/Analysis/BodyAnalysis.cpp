@@ -434,6 +434,7 @@ private:
                     bool ImplicitZero = false) {
     AccessInfo A;
     A.Location = Text.location(AccessE->getBeginLoc());
+    A.Span = Text.span(AccessE->getSourceRange());
     A.Mode = Mode;
     A.ElementType = AccessE->getType().getAsString();
     if (!OpenLoops.empty())
@@ -447,6 +448,7 @@ private:
       A.Space = "global";
     } else if (V && isa<ParmVarDecl>(V)) {
       A.Base = V->getNameAsString();
+      A.Direct = true;
       A.Space = V->getType()->isPointerType() ? "global" : "local";
     } else if (V) {
       A.Base = V->getNameAsString();

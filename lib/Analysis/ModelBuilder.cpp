@@ -2,6 +2,7 @@
 #include "cro/Analysis/BodyAnalysis.h"
 #include "cro/Analysis/KernelCollector.h"
 #include "cro/Analysis/LaunchAnalysis.h"
+#include "cro/Analysis/ThreadMapping.h"
 #include <algorithm>
 
 using namespace clang;
@@ -46,6 +47,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
       // Kernel bodies come from the device parse; a kernel only the host
       // parse sees (hidden behind #ifndef __CUDA_ARCH__) is read from there.
       analyzeKernelBody(FD, *Text, K);
+      analyzeThreadMapping(FD, *Text, K);
       Entries.push_back({std::move(K), FD, Text});
     }
   }

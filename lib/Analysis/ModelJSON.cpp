@@ -10,6 +10,7 @@ json::Value toJSON(const TemplateParamInfo &T);
 json::Value toJSON(const ValueOrigin &V);
 json::Value toJSON(const SourceSpan &S);
 json::Value toJSON(const KernelInfo &K);
+json::Value toJSON(const ThreadMapping &M);
 json::Value toJSON(const Knob &K);
 json::Value toJSON(const Refusal &R);
 json::Value toJSON(const LaunchSite &L);
@@ -217,8 +218,47 @@ json::Value redeclsJSON(const std::vector<std::vector<ParamInfo>> &R) {
   return A;
 }
 
+json::Value toJSON(const ThreadMapping &M) {
+  if (!M.Reason.empty())
+    return json::Object{{"recognized", false}, {"reason", M.Reason}};
+  json::Array Vars;
+  for (const ThreadIndexVar &V : M.IndexVars)
+    Vars.push_back(json::Object{{"name", V.Name},
+                                {"type", V.Type},
+                                {"dim", V.Dim},
+                                {"decl", toJSON(V.Decl)}});
+  json::Array Returns;
+  for (const ThreadMapping::Return &R : M.Returns)
+    Returns.push_back(
+        json::Object{{"span", toJSON(R.Span)}, {"in_loop", R.InLoop}});
+  json::Value Reduction = nullptr;
+  if (const std::optional<ReductionLoopInfo> &R = M.Reduction) {
+    json::Array Before;
+    for (const LocalDeclInfo &D : R->Before)
+      Before.push_back(json::Object{{"name", D.Name},
+                                    {"type", D.Type},
+                                    {"init", D.Init},
+                                    {"pure", D.Pure}});
+    Reduction = json::Object{{"loop", R->Loop},
+                             {"var", R->Var},
+                             {"begin", R->Begin},
+                             {"end", R->End},
+                             {"before", std::move(Before)},
+                             {"refusal", strOrNull(R->Refusal)}};
+  }
+  return json::Object{{"recognized", true},
+                      {"index_vars", std::move(Vars)},
+                      {"guard", M.GuardKind},
+                      {"guard_condition", strOrNull(M.GuardCondition)},
+                      {"work", toJSON(M.Work)},
+                      {"returns", std::move(Returns)},
+                      {"stray_builtins", strings(M.StrayBuiltins)},
+                      {"reduction", std::move(Reduction)}};
+}
+
 json::Value toJSON(const KernelInfo &K) {
   return json::Object{
+      {"thread_mapping", toJSON(K.Mapping)},
       {"name", K.Name},
       {"location", K.Location},
       {"span", toJSON(K.Span)},

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from variants import analyze, configurations, make_variant, nvcc_command  # noqa: E402
+from variants import accepts, analyze, configurations, make_variant, nvcc_command  # noqa: E402
 
 
 def build(tool, nvcc, arch, src, name, cfg, workdir):
@@ -53,7 +53,9 @@ def main():
     jobs = []
     for src in args.files:
         model = analyze(args.tool, src)
-        for name, cfg in configurations(model["knobs"], rng, args.random):
+        for name, cfg in configurations(
+                model["knobs"], rng, args.random,
+                accept=lambda c, s=src: accepts(args.tool, s, c)):
             jobs.append((src, name, cfg))
 
     failures = []

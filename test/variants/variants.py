@@ -16,16 +16,38 @@ def analyze(tool, path, arch="sm_90"):
     return json.loads(out.stdout)
 
 
-def configurations(knobs, rng, randoms):
+BAD_CONFIG = 10  # the tool's exit code for a configuration it rejects
+
+
+def accepts(tool, src, cfg, arch="sm_90"):
+    """True unless the tool rejects cfg before building (knobs that cannot
+    be combined: two transforms remapping one kernel, a tile larger than
+    shared memory, a non-square block for a transposed tile)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        cfg_path = os.path.join(d, "config.json")
+        with open(cfg_path, "w") as f:
+            json.dump(cfg, f)
+        r = subprocess.run([tool, src, "--apply", cfg_path, "-o",
+                            os.path.join(d, "v.cu"), "--cuda-gpu-arch=" + arch],
+                           capture_output=True, text=True)
+        return r.returncode != BAD_CONFIG
+
+
+def configurations(knobs, rng, randoms, accept=None):
     """The default, each knob at both ends of its domain, and `randoms`
-    random combinations, as (name, config) pairs."""
+    random combinations, as (name, config) pairs. With accept, a random
+    combination it rejects is drawn again (up to 20 times)."""
     configs = [("default", {})]
     for k in knobs:
         for v in (k["values"][0], k["values"][-1]):
             if v != k["default"] and (f"{k['id']}={json.dumps(v)}", {k["id"]: v}) not in configs:
                 configs.append((f"{k['id']}={json.dumps(v)}", {k["id"]: v}))
     for i in range(randoms):
-        cfg = {k["id"]: rng.choice(k["values"]) for k in knobs}
+        for _ in range(20):
+            cfg = {k["id"]: rng.choice(k["values"]) for k in knobs}
+            if accept is None or accept(cfg):
+                break
         configs.append((f"random#{i}", cfg))
     return configs
 

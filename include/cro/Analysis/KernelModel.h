@@ -14,6 +14,7 @@
 #include "cro/Analysis/AffineExpr.h"
 #include "llvm/Support/JSON.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -149,6 +150,10 @@ struct IndexInfo {
 
 struct AccessInfo {
   std::string Location;
+  SourceSpan Span; ///< the whole access expression, e.g. `A[row * K + k]`
+  /// Written as a subscript or dereference of the parameter itself (not of a
+  /// local pointer derived from it), so it can be replaced in place.
+  bool Direct = false;
   std::string Base;  ///< parameter or variable accessed
   std::string Space; ///< "global", "shared", "constant", "local"
   std::string Mode;  ///< "read", "write", "readwrite", "atomic"
@@ -176,6 +181,75 @@ struct BlockCoupling {
   /// "index", "other".
   std::string Context;
   std::optional<int64_t> Value;
+};
+
+/// A kernel variable that is the thread's global index in one dimension:
+/// `int x = blockIdx.x * blockDim.x + threadIdx.x;`.
+struct ThreadIndexVar {
+  std::string Name, Type;
+  std::string Dim; ///< "x", "y", "z"
+  SourceSpan Decl; ///< the declaration statement, `;` included
+};
+
+/// A local declared before the reduction loop, e.g. `float acc = 0.0f;`.
+struct LocalDeclInfo {
+  std::string Name, Type, Init;
+  SourceSpan Span; ///< the declaration statement (shared by `int a, b;`)
+  /// The initializer only combines values already in registers (no memory
+  /// read, no call), so every thread may evaluate it, guarded or not.
+  bool Pure = true;
+};
+
+/// The work is `decls; for (T k = B; k < E; ++k) BODY; rest`: an output
+/// per thread reduced over k (matmul, matrix-vector, convolution rows).
+struct ReductionLoopInfo {
+  std::string Loop; ///< the LoopInfo id
+  std::string Var, VarType, Begin, End;
+  SourceSpan Span, Body;
+  std::vector<LocalDeclInfo> Before; ///< declarations before the loop
+  SourceSpan After; ///< statements after the loop (empty when none)
+  /// Why the loop cannot be restructured (empty: it can).
+  std::string Refusal;
+};
+
+/// The shape of a data-parallel kernel that the memory-hierarchy transforms
+/// rewrite:
+///     <index variables>     int x = blockIdx.x * blockDim.x + threadIdx.x;
+///     [guard]               if (x < n) { WORK }  or  if (x >= n) return;
+///     WORK
+struct ThreadMapping {
+  /// Why the kernel does not have this shape (empty: it does).
+  std::string Reason;
+  std::vector<ThreadIndexVar> IndexVars;
+  std::string GuardKind; ///< "none", "wrap", "early-return"
+  SourceSpan Guard;      ///< the guarding if statement
+  /// When the work runs, as C text over the index variables.
+  std::string GuardCondition;
+  /// Index variable -> the exclusive upper bound the guard gives it, as
+  /// spelled (`x < n` or, for an early return, `x >= n`).
+  std::map<std::string, std::string> UpperBounds;
+  /// The guard is exactly a conjunction of those upper bounds (no other
+  /// condition), so it holds for a thread iff each index is below its bound.
+  bool GuardIsBox = false;
+  SourceSpan Work; ///< first to last statement of the work
+  /// `return` statements inside the work; InLoop when inside a loop or
+  /// switch of the work (where `continue` would mean something else).
+  struct Return {
+    SourceSpan Span;
+    bool InLoop = false;
+  };
+  std::vector<Return> Returns;
+  /// threadIdx/blockIdx/gridDim read outside the index variables, e.g.
+  /// "threadIdx.x at k.cu:7:3".
+  std::vector<std::string> StrayBuiltins;
+  std::optional<ReductionLoopInfo> Reduction;
+
+  const ThreadIndexVar *indexVar(llvm::StringRef Dim) const {
+    for (const ThreadIndexVar &V : IndexVars)
+      if (V.Dim == Dim)
+        return &V;
+    return nullptr;
+  }
 };
 
 struct KernelInfo {
@@ -212,6 +286,7 @@ struct KernelInfo {
   std::vector<BlockCoupling> Couplings; ///< symbols shared with launches
   std::vector<BlockCoupling>
       HardcodedSize; ///< literals equal to the block size
+  ThreadMapping Mapping;
 };
 
 struct Knob {

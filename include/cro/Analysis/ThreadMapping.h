@@ -1,0 +1,25 @@
+//===- ThreadMapping.h - the shape the memory-hierarchy transforms rewrite ===//
+//
+// Coarsening, shared-memory staging and register tiling all rewrite the same
+// kind of kernel: each thread computes its global index per dimension, an
+// optional guard keeps it inside the domain, and the rest is the work. This
+// analysis finds that shape (or says why a kernel does not have it) and, in
+// the work, a reduction loop those transforms can restructure.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_ANALYSIS_THREADMAPPING_H
+#define CRO_ANALYSIS_THREADMAPPING_H
+
+#include "cro/Analysis/ASTHelpers.h"
+#include "cro/Analysis/KernelModel.h"
+#include "clang/AST/Decl.h"
+
+namespace cro {
+
+/// Fills Info.Mapping from the kernel's body. Needs Info.Loops.
+void analyzeThreadMapping(const clang::FunctionDecl *Kernel,
+                          const SourceText &Text, KernelInfo &Info);
+
+} // namespace cro
+
+#endif

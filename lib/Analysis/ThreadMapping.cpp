@@ -1,0 +1,447 @@
+#include "cro/Analysis/ThreadMapping.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const VarDecl *refVar(const Expr *E) {
+  if (const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(E)))
+    return dyn_cast<VarDecl>(DR->getDecl());
+  return nullptr;
+}
+
+/// "x" when E is blockIdx.x * blockDim.x + threadIdx.x in any order.
+std::optional<std::string> threadIndexDim(const Expr *E) {
+  const auto *Add = dyn_cast<BinaryOperator>(stripCasts(E));
+  if (!Add || Add->getOpcode() != BO_Add)
+    return std::nullopt;
+  for (auto [T, M] : {std::pair(Add->getLHS(), Add->getRHS()),
+                      std::pair(Add->getRHS(), Add->getLHS())}) {
+    std::optional<std::string> Tid = cudaBuiltinName(stripCasts(T));
+    const auto *Mul = dyn_cast<BinaryOperator>(stripCasts(M));
+    if (!Tid || !StringRef(*Tid).starts_with("threadIdx.") || !Mul ||
+        Mul->getOpcode() != BO_Mul)
+      continue;
+    std::string D = Tid->substr(10);
+    std::optional<std::string> A = cudaBuiltinName(stripCasts(Mul->getLHS()));
+    std::optional<std::string> B = cudaBuiltinName(stripCasts(Mul->getRHS()));
+    if (A && B &&
+        ((*A == "blockIdx." + D && *B == "blockDim." + D) ||
+         (*B == "blockIdx." + D && *A == "blockDim." + D)))
+      return D;
+  }
+  return std::nullopt;
+}
+
+bool isReturnOnly(const Stmt *S) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return CS->size() == 1 && isReturnOnly(CS->body_front());
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    return !R->getRetValue();
+  return false;
+}
+
+/// Reads memory, calls a function or has side effects beyond a local.
+class ImpurityFinder : public RecursiveASTVisitor<ImpurityFinder> {
+public:
+  bool Impure = false;
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *) {
+    return !(Impure = true);
+  }
+  bool VisitCallExpr(CallExpr *) { return !(Impure = true); }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_Deref || U->isIncrementDecrementOp())
+      Impure = true;
+    return !Impure;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      Impure = true;
+    return !Impure;
+  }
+};
+
+bool isPure(const Stmt *S) {
+  ImpurityFinder F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return !F.Impure;
+}
+
+/// Why a reduction loop's body cannot be run per output inside other loops
+/// and between barriers: it leaves early, synchronizes, or writes memory.
+class LoopBodyChecker : public RecursiveASTVisitor<LoopBodyChecker> {
+  using Base = RecursiveASTVisitor<LoopBodyChecker>;
+
+public:
+  explicit LoopBodyChecker(const SourceText &Text) : Text(Text) {}
+  std::string Refusal;
+  unsigned Nest = 0; // loops and switches opened inside the body
+
+#define CRO_NESTED(KIND)                                                       \
+  bool Traverse##KIND(KIND *S) {                                               \
+    ++Nest;                                                                    \
+    bool R = Base::Traverse##KIND(S);                                          \
+    --Nest;                                                                    \
+    return R;                                                                  \
+  }
+  CRO_NESTED(ForStmt)
+  CRO_NESTED(WhileStmt)
+  CRO_NESTED(DoStmt)
+  CRO_NESTED(SwitchStmt)
+  CRO_NESTED(CXXForRangeStmt)
+#undef CRO_NESTED
+
+  bool VisitReturnStmt(ReturnStmt *S) {
+    return fail(S, "the loop body returns");
+  }
+  bool VisitGotoStmt(GotoStmt *S) { return fail(S, "the loop body uses goto"); }
+  bool VisitBreakStmt(BreakStmt *S) {
+    return Nest || fail(S, "the loop body leaves the loop (break)");
+  }
+  bool VisitContinueStmt(ContinueStmt *S) {
+    return Nest || fail(S, "the loop body uses continue");
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    std::string Name = FD ? FD->getNameAsString() : "";
+    if (StringRef(Name).starts_with("__syncthreads") ||
+        StringRef(Name).starts_with("__shfl") ||
+        StringRef(Name).contains("sync"))
+      return fail(C, "the loop body synchronizes threads (" + Name + ")");
+    if (StringRef(Name).starts_with("atomic"))
+      return fail(C, "the loop body updates memory atomically");
+    for (const Expr *A : C->arguments())
+      if (A->getType()->isPointerType())
+        return fail(C, "the loop body passes a pointer to '" + Name + "'");
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      return checkWrite(B, B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      return checkWrite(U, U->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->isAssignmentOp() && C->getNumArgs() > 0)
+      return checkWrite(C, C->getArg(0));
+    return true;
+  }
+
+private:
+  bool checkWrite(const Stmt *S, const Expr *LHS) {
+    const VarDecl *V = refVar(LHS);
+    if (V && V->hasLocalStorage() && !V->getType()->isReferenceType())
+      return true;
+    return fail(S, "the loop body writes memory ('" + Text.text(LHS) + "')");
+  }
+  bool fail(const Stmt *S, const std::string &Why) {
+    Refusal = Why + " at " + Text.location(S->getBeginLoc());
+    return false;
+  }
+  const SourceText &Text;
+};
+
+class ReturnFinder : public RecursiveASTVisitor<ReturnFinder> {
+  using Base = RecursiveASTVisitor<ReturnFinder>;
+
+public:
+  ReturnFinder(const SourceText &Text,
+               const std::function<SourceSpan(const Stmt *)> &Span)
+      : Text(Text), Span(Span) {}
+  std::vector<ThreadMapping::Return> Returns;
+  unsigned Nest = 0;
+#define CRO_NESTED(KIND)                                                       \
+  bool Traverse##KIND(KIND *S) {                                               \
+    ++Nest;                                                                    \
+    bool R = Base::Traverse##KIND(S);                                          \
+    --Nest;                                                                    \
+    return R;                                                                  \
+  }
+  CRO_NESTED(ForStmt)
+  CRO_NESTED(WhileStmt)
+  CRO_NESTED(DoStmt)
+  CRO_NESTED(SwitchStmt)
+  CRO_NESTED(CXXForRangeStmt)
+#undef CRO_NESTED
+  bool VisitReturnStmt(ReturnStmt *S) {
+    Returns.push_back({Span(S), Nest > 0});
+    return true;
+  }
+
+private:
+  const SourceText &Text;
+  const std::function<SourceSpan(const Stmt *)> &Span;
+};
+
+class BuiltinFinder : public RecursiveASTVisitor<BuiltinFinder> {
+public:
+  explicit BuiltinFinder(const SourceText &Text) : Text(Text) {}
+  std::vector<std::pair<unsigned, std::string>> Uses; // offset, description
+  bool VisitPseudoObjectExpr(PseudoObjectExpr *E) {
+    std::optional<std::string> B = cudaBuiltinName(E);
+    if (B && !StringRef(*B).starts_with("blockDim."))
+      Uses.push_back({Text.span(E->getSourceRange()).BeginOffset,
+                      *B + " at " + Text.location(E->getBeginLoc())});
+    return true;
+  }
+
+private:
+  const SourceText &Text;
+};
+
+class MappingBuilder {
+public:
+  MappingBuilder(const SourceText &Text, KernelInfo &Info)
+      : Text(Text), Info(Info), M(Info.Mapping) {
+    const SourceManager &SM = Text.context().getSourceManager();
+    Buffer = SM.getBufferData(SM.getMainFileID());
+  }
+
+  void build(const FunctionDecl *Kernel) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+    if (!Body || Body->body_empty())
+      return refuse("the kernel has no body");
+    if (Body->getBeginLoc().isMacroID())
+      return refuse("the kernel is written inside a macro");
+    DenseSet<const VarDecl *> Modified = modifiedVariables(Body);
+
+    std::vector<const Stmt *> Rest;
+    bool InPrefix = true;
+    for (const Stmt *S : Body->body()) {
+      if (InPrefix)
+        if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
+          if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+              V && V->getInit() && V->getType()->isIntegerType())
+            if (std::optional<std::string> D = threadIndexDim(V->getInit())) {
+              if (Modified.count(V))
+                return refuse("the thread index '" + V->getNameAsString() +
+                              "' is modified after its declaration");
+              if (M.indexVar(*D))
+                return refuse("two thread index variables for dimension " + *D);
+              M.IndexVars.push_back({V->getNameAsString(),
+                                     V->getType().getAsString(), *D,
+                                     stmtSpan(S)});
+              continue;
+            }
+      InPrefix = false;
+      Rest.push_back(S);
+    }
+    if (M.IndexVars.empty())
+      return refuse("the kernel does not start by computing its thread index "
+                    "(`int i = blockIdx.x * blockDim.x + threadIdx.x;`)");
+    if (Rest.empty())
+      return refuse("the kernel has no work after its thread index");
+
+    std::vector<const Stmt *> Work = Rest;
+    M.GuardKind = "none";
+    if (const auto *If = dyn_cast<IfStmt>(Rest.front());
+        If && !If->getElse() && !If->getInit() && !If->getConditionVariable()) {
+      if (isReturnOnly(If->getThen())) {
+        M.GuardKind = "early-return";
+        M.GuardCondition = "!(" + Text.text(If->getCond()) + ")";
+        Work.erase(Work.begin());
+      } else if (Rest.size() == 1) {
+        M.GuardKind = "wrap";
+        M.GuardCondition = Text.text(If->getCond());
+        Work.clear();
+        if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
+          Work.assign(CS->body_begin(), CS->body_end());
+        else
+          Work.push_back(If->getThen());
+      }
+      if (M.GuardKind != "none") {
+        M.Guard = stmtSpan(If);
+        M.GuardIsBox = true;
+        collectBounds(If->getCond(), M.GuardKind == "early-return");
+      }
+    }
+    if (Work.empty())
+      return refuse("the guarded work is empty");
+    M.Work = stmtSpan(Work.front());
+    M.Work.EndOffset = stmtSpan(Work.back()).EndOffset;
+    M.Work.End = stmtSpan(Work.back()).End;
+
+    std::function<SourceSpan(const Stmt *)> SpanOf = [&](const Stmt *S) {
+      return stmtSpan(S);
+    };
+    ReturnFinder RF(Text, SpanOf);
+    for (const Stmt *S : Work)
+      RF.TraverseStmt(const_cast<Stmt *>(S));
+    M.Returns = std::move(RF.Returns);
+
+    BuiltinFinder BF(Text);
+    BF.TraverseStmt(const_cast<CompoundStmt *>(Body));
+    for (auto &[Offset, What] : BF.Uses) {
+      bool InDecl = false;
+      for (const ThreadIndexVar &V : M.IndexVars)
+        InDecl |= Offset >= V.Decl.BeginOffset && Offset < V.Decl.EndOffset;
+      if (!InDecl)
+        M.StrayBuiltins.push_back(What);
+    }
+
+    findReduction(Work);
+  }
+
+private:
+  void refuse(const std::string &Why) {
+    M = ThreadMapping();
+    M.Reason = Why;
+  }
+
+  /// `x < n && ...` (or, negated for an early return, `x >= n || ...`).
+  void collectBounds(const Expr *E, bool Negated) {
+    const auto *B = dyn_cast<BinaryOperator>(stripCasts(E));
+    M.GuardIsBox &= B != nullptr;
+    if (!B)
+      return;
+    if (B->getOpcode() == (Negated ? BO_LOr : BO_LAnd)) {
+      collectBounds(B->getLHS(), Negated);
+      collectBounds(B->getRHS(), Negated);
+      return;
+    }
+    BinaryOperatorKind Op = B->getOpcode();
+    const Expr *VarSide = B->getLHS(), *BoundSide = B->getRHS();
+    if (Negated ? Op == BO_LE : Op == BO_GT) {
+      std::swap(VarSide, BoundSide); // n > x, n <= x
+      Op = Negated ? BO_GE : BO_LT;
+    }
+    const VarDecl *V = refVar(VarSide);
+    bool Known = false;
+    if (V && Op == (Negated ? BO_GE : BO_LT) && isPure(BoundSide))
+      for (const ThreadIndexVar &T : M.IndexVars)
+        if (T.Name == V->getNameAsString() && !M.UpperBounds.count(T.Name)) {
+          M.UpperBounds[T.Name] = Text.text(BoundSide);
+          Known = true;
+        }
+    M.GuardIsBox &= Known;
+  }
+
+  /// The statement's span, its terminating `;` included.
+  SourceSpan stmtSpan(const Stmt *S) {
+    SourceSpan Sp = Text.span(S->getSourceRange());
+    unsigned E = Sp.EndOffset;
+    while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
+      ++E;
+    if (E < Buffer.size() && Buffer[E] == ';' && !isa<CompoundStmt>(S))
+      Sp.EndOffset = E + 1;
+    return Sp;
+  }
+
+  void findReduction(const std::vector<const Stmt *> &Work) {
+    size_t LoopAt = Work.size();
+    for (size_t I = 0; I < Work.size(); ++I)
+      if (isa<ForStmt>(Work[I])) {
+        if (LoopAt != Work.size())
+          return; // two loops: not one reduction
+        LoopAt = I;
+      }
+    if (LoopAt == Work.size())
+      return;
+    ReductionLoopInfo R;
+    const auto *For = cast<ForStmt>(Work[LoopAt]);
+    R.Span = stmtSpan(For);
+    R.Body = stmtSpan(For->getBody());
+    for (const LoopInfo &L : Info.Loops)
+      if (L.Span.BeginOffset == R.Span.BeginOffset)
+        R.Loop = L.Id;
+    if (For->getBeginLoc().isMacroID() ||
+        For->getBody()->getBeginLoc().isMacroID())
+      R.Refusal = "the loop is written with a macro";
+    auto Refuse = [&](const std::string &Why) {
+      if (R.Refusal.empty())
+        R.Refusal = Why;
+    };
+    for (size_t I = 0; I < LoopAt; ++I) {
+      const auto *DS = dyn_cast<DeclStmt>(Work[I]);
+      if (!DS) {
+        Refuse("only declarations may come before the loop; " +
+               Text.location(Work[I]->getBeginLoc()) + " is not one");
+        continue;
+      }
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || V->getType()->isArrayType() ||
+            V->getType()->isReferenceType() || V->isStaticLocal() ||
+            V->getType().isConstQualified()) {
+          Refuse("only declarations of non-const scalars may come before the "
+                 "loop; " +
+                 Text.location(D->getBeginLoc()) + " is not one");
+          continue;
+        }
+        LocalDeclInfo L{V->getNameAsString(), V->getType().getAsString(),
+                        V->getInit() ? Text.text(V->getInit()) : "",
+                        stmtSpan(DS)};
+        L.Pure = !V->getInit() || isPure(V->getInit());
+        R.Before.push_back(std::move(L));
+      }
+    }
+    if (LoopAt + 1 < Work.size()) {
+      R.After = stmtSpan(Work[LoopAt + 1]);
+      R.After.EndOffset = stmtSpan(Work.back()).EndOffset;
+      R.After.End = stmtSpan(Work.back()).End;
+    } else {
+      R.After.BeginOffset = R.After.EndOffset = R.Span.EndOffset;
+    }
+
+    const VarDecl *Var = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+        DS && DS->isSingleDecl())
+      Var = dyn_cast<VarDecl>(DS->getSingleDecl());
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+    bool UnitStep = false;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(For->getInc()))
+      UnitStep = U->isIncrementOp() && Var && refVar(U->getSubExpr()) == Var;
+    if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(For->getInc()))
+      UnitStep = B->getOpcode() == BO_AddAssign && Var &&
+                 refVar(B->getLHS()) == Var &&
+                 evaluateInt(B->getRHS(), Text.context()) == 1;
+    if (!Var || !Var->getInit() || !Var->getType()->isIntegerType() || !Cond ||
+        Cond->getOpcode() != BO_LT || refVar(Cond->getLHS()) != Var ||
+        !UnitStep)
+      Refuse("the loop is not `for (int k = begin; k < end; ++k)`");
+    else {
+      R.Var = Var->getNameAsString();
+      R.VarType = Var->getType().getAsString();
+      R.Begin = Text.text(Var->getInit());
+      R.End = Text.text(Cond->getRHS());
+      DenseSet<const VarDecl *> Mod = modifiedVariables(For->getBody());
+      if (Mod.count(Var))
+        Refuse("the loop variable is modified in the body");
+      if (!isPure(Cond->getRHS()))
+        Refuse("the loop bound reads memory or calls a function");
+    }
+    LoopBodyChecker C(Text);
+    C.TraverseStmt(const_cast<Stmt *>(For->getBody()));
+    Refuse(C.Refusal);
+    M.Reduction = std::move(R);
+  }
+
+  const SourceText &Text;
+  KernelInfo &Info;
+  ThreadMapping &M;
+  StringRef Buffer;
+};
+
+} // namespace
+
+void analyzeThreadMapping(const FunctionDecl *Kernel, const SourceText &Text,
+                          KernelInfo &Info) {
+  Info.Mapping = ThreadMapping();
+  if (!Text.inMainFile(Kernel->getLocation())) {
+    Info.Mapping.Reason = "the kernel is defined outside the input file";
+    return;
+  }
+  MappingBuilder(Text, Info).build(Kernel);
+}
+
+} // namespace cro

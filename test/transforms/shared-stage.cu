@@ -1,0 +1,120 @@
+// shared-stage: a reduction loop's reused operands go through shared tiles
+// (guard moved onto the loads and the final store, partial last tile bounded
+// by k), a transpose-like store goes through a padded square tile; the
+// refusals say why.
+// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
+// RUN: echo '{"mm.shared_stage": 32, "mm.shared_pad": 1, "tr.shared_stage": "tile", "tr.shared_pad": 1, "tr.block": [32, 32]}' > %t.json
+// RUN: %cro %s --apply %t.json --diff | FileCheck %s
+// RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
+// RUN: echo '{"tr.shared_stage": "tile", "tr.block": [32, 8]}' > %t.rect.json
+// RUN: %expect-exit 10 %cro %s --apply %t.rect.json -o %t.rect.cu 2>&1 | FileCheck %s --check-prefix=RECT
+// RUN: echo '{"mm.shared_stage": 64, "mm.register_tile": "8x8", "mm.block": [32, 32]}' > %t.big.json
+// RUN: %expect-exit 10 %cro %s --apply %t.big.json -o %t.big.cu 2>&1 | FileCheck %s --check-prefix=BIG
+#include <cuda_runtime.h>
+
+__global__ void mm(const float *A, const float *B, float *C, int M, int N,
+                   int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+      acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+  }
+}
+
+__global__ void tr(const float *in, float *out, int rows, int cols) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < cols && y < rows)
+    out[x * rows + y] = in[y * cols + x];
+}
+
+__global__ void copy2d(const float *in, float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    out[y * w + x] = in[y * w + x];
+}
+
+__global__ void rowsum(const float *A, float *s, int *count, int n, int m) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    float acc = 0.0f;
+    for (int j = 0; j < m; ++j) {
+      acc += A[r * m + j];
+      count[r] += 1;
+    }
+    s[r] = acc;
+  }
+}
+
+__global__ void pixelsum(const float *A, float *out, int w, int h, int m) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) {
+    float acc = 0.0f;
+    for (int j = 0; j < m; ++j)
+      acc += A[(y * w + x) * m + j];
+    out[y * w + x] = acc;
+  }
+}
+
+void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
+         int K) {
+  dim3 block(16, 16);
+  dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
+  mm<<<grid, block>>>(A, B, C, M, N, K);
+  dim3 tb(16, 16);
+  dim3 tg((N + 15) / 16, (M + 15) / 16);
+  tr<<<tg, tb>>>(A, C, M, N);
+  copy2d<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, C, N, M);
+  rowsum<<<(M + 127) / 128, 128>>>(A, C, cnt, M, N);
+  pixelsum<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, C, N, M, K);
+}
+
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "mm.shared_stage"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "mm.shared_pad"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "tr.shared_stage"
+// KNOBS-DAG: reason = "the work has no reduction loop to tile, and no store to transpose: the store is already contiguous across a warp"
+// KNOBS-DAG: reason = "the loop body writes memory ('count[r]') at {{.*}}shared-stage.cu:47:7"
+// KNOBS-DAG: reason = "no global operand of the loop is read by several threads of a block"
+
+// CHECK:      +  // cuda-rewrite-opt: loop 'k' tiled by 32 through shared memory (padded)
+// CHECK:      +  __shared__ float A_tile[16][33];
+// CHECK-NEXT: +  __shared__ float B_tile[32][17];
+// CHECK-NEXT: +  float acc = 0.0f;
+// CHECK-NEXT: +  for (int k_tile = 0; k_tile < K; k_tile += 32) {
+// CHECK-NEXT: +    for (int e = threadIdx.y * 16 + threadIdx.x; e < 512; e += 256) {
+// CHECK-NEXT: +      const int tp = e / 32, tk = e % 32;
+// CHECK-NEXT: +      A_tile[tp][tk] = (k_tile + tk < K && blockIdx.y * 16 + tp < M && 0 < N) ? A[(blockIdx.y * 16 + tp) * K + (k_tile + tk)] : float();
+// CHECK:      +      B_tile[tk][tp] = (k_tile + tk < K && 0 < M && blockIdx.x * 16 + tp < N) ? B[(k_tile + tk) * N + (blockIdx.x * 16 + tp)] : float();
+// CHECK:      +    __syncthreads();
+// CHECK-NEXT: +    if (k_tile + 32 <= K) {
+// CHECK-NEXT: +      #pragma unroll
+// CHECK-NEXT: +      for (int k = k_tile; k < k_tile + 32; ++k) {
+// CHECK-NEXT: +        acc += A_tile[threadIdx.y][k - k_tile] * B_tile[k - k_tile][threadIdx.x];
+// CHECK-NEXT: +      }
+// CHECK-NEXT: +    } else {
+// CHECK-NEXT: +      for (int k = k_tile; k < K; ++k) {
+// CHECK:      +    __syncthreads();
+// CHECK-NEXT: +  }
+// CHECK-NEXT:    if (row < M && col < N) {
+// CHECK-NEXT: -    float acc = 0.0f;
+// CHECK-NEXT: -    for (int k = 0; k < K; ++k)
+// CHECK-NEXT: -      acc += A[row * K + k] * B[k * N + col];
+// CHECK-NEXT:      C[row * N + col] = acc;
+
+// CHECK:      +  __shared__ float out_tile[32][33];
+// CHECK-NEXT:    if (x < cols && y < rows)
+// CHECK-NEXT: -    out[x * rows + y] = in[y * cols + x];
+// CHECK-NEXT: +    out_tile[threadIdx.y][threadIdx.x] = in[y * cols + x];
+// CHECK-NEXT: +  __syncthreads();
+// CHECK:      +    const int x = blockIdx.x * 32 + threadIdx.y;
+// CHECK-NEXT: +    const int y = blockIdx.y * 32 + threadIdx.x;
+// CHECK-NEXT: +    if (x < cols && y < rows)
+// CHECK-NEXT: +      out[x * rows + y] = out_tile[threadIdx.x][threadIdx.y];
+
+// RECT: kernel tr: a transposed tile needs a square block known at compile time
+// BIG: kernel mm: the tiles need up to {{[0-9]+}} bytes of shared memory, more than the 48 KiB a block may declare statically

@@ -1,0 +1,138 @@
+#include "Coarsen.h"
+#include "ThreadRemap.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const int64_t Factors[] = {2, 4, 8};
+
+struct Choice {
+  std::string Dim;
+  int64_t Factor = 1;
+  bool Contiguous = false;
+};
+
+std::optional<Choice> parse(const json::Value &V) {
+  std::optional<StringRef> S = V.getAsString();
+  if (!S || *S == "none" || S->size() < 2)
+    return std::nullopt;
+  Choice C;
+  C.Dim = S->take_front(1).str();
+  StringRef Rest = S->drop_front(1);
+  C.Contiguous = Rest.consume_back("-contiguous");
+  if (Rest.getAsInteger(10, C.Factor))
+    return std::nullopt;
+  return C;
+}
+
+} // namespace
+
+void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                       KnobSink &Out) const {
+  std::string Why;
+  if (K.UsesSyncthreads || !K.SharedArrays.empty())
+    Why = "threads of a block share data through shared memory; a block "
+          "would no longer hold the same outputs";
+  else if (K.UsesWarpIntrinsics)
+    Why = "threads exchange values with warp intrinsics";
+  else
+    Why = remapRefusal(K);
+  if (!Why.empty())
+    return Out.refuse(K.Name, Why, K.Location);
+  Knob Kn;
+  Kn.Id = K.Name + ".coarsen";
+  Kn.Kernel = K.Name;
+  Kn.Default = "none";
+  Kn.Values = {"none"};
+  std::string Refusals;
+  for (const ThreadIndexVar &V : K.Mapping.IndexVars) {
+    if (V.Dim == "z")
+      continue;
+    std::string R = gridShrinkRefusal(Ctx, K, V.Dim);
+    if (!R.empty()) {
+      if (StringRef(Refusals).find(R) == StringRef::npos)
+        Refusals += (Refusals.empty() ? "" : "; ") + R;
+      continue;
+    }
+    for (int64_t F : Factors)
+      Kn.Values.push_back(V.Dim + std::to_string(F));
+    for (int64_t F : Factors)
+      Kn.Values.push_back(V.Dim + std::to_string(F) + "-contiguous");
+  }
+  if (Kn.Values.size() == 1)
+    return Out.refuse(K.Name, Refusals, K.Location);
+  Out.offer(std::move(Kn));
+}
+
+Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
+                     const json::Value &V, const ResolvedConfig &,
+                     EditSet &Out) const {
+  std::optional<Choice> C = parse(V);
+  if (!C)
+    return Error::success();
+  const KernelInfo *K = kernelOf(Ctx, Kn);
+  const ThreadIndexVar *IV = K ? K->Mapping.indexVar(C->Dim) : nullptr;
+  if (!IV)
+    return makeToolError(ExitCode::Internal, "no index for knob " + Kn.Id);
+  const ThreadMapping &M = K->Mapping;
+  StringRef Src = Ctx.Source;
+  std::string F = std::to_string(C->Factor);
+  std::string Base = freshIdentifier(Src, IV->Name + "_first");
+  std::string Step = freshIdentifier(Src, IV->Name + "_step");
+  std::string D = C->Dim;
+
+  // The index becomes the first of the thread's outputs ...
+  std::string Indent =
+      Src.slice(lineStart(Src, IV->Decl.BeginOffset), IV->Decl.BeginOffset)
+          .str();
+  std::string First = C->Contiguous ? "(blockIdx." + D + " * blockDim." + D +
+                                          " + threadIdx." + D + ") * " + F
+                                    : "blockIdx." + D + " * blockDim." + D +
+                                          " * " + F + " + threadIdx." + D;
+  if (Error E = Out.replace(
+          IV->Decl.BeginOffset, IV->Decl.EndOffset - IV->Decl.BeginOffset,
+          "const " + IV->Type + " " + Base + " = " + First + ";"))
+    return E;
+  // ... and the rest of the body runs once per output.
+  unsigned After = 0;
+  for (const ThreadIndexVar &Other : M.IndexVars)
+    After = std::max(After, Other.Decl.EndOffset);
+  std::string Next = C->Contiguous ? Base + " + " + Step
+                                   : Base + " + " + Step + " * blockDim." + D;
+  if (Error E = Out.insert(After, "\n" + Indent + "#pragma unroll\n" + Indent +
+                                      "for (int " + Step + " = 0; " + Step +
+                                      " < " + F + "; ++" + Step + ") {\n" +
+                                      Indent + "const " + IV->Type + " " +
+                                      IV->Name + " = " + Next + ";"))
+    return E;
+  unsigned Close = K->BodySpan.EndOffset - 1; // the body's `}`
+  if (Src[Close] != '}')
+    return makeToolError(ExitCode::Internal, "kernel body end not found");
+  if (Error E = Out.insert(lineStart(Src, Close) == Close ? Close : Close,
+                           Indent + "}\n"))
+    return E;
+  // Leaving one output must not skip the others.
+  std::vector<SourceSpan> Returns;
+  for (const ThreadMapping::Return &R : M.Returns)
+    Returns.push_back(R.Span);
+  if (M.GuardKind == "early-return")
+    for (TokenRange T :
+         findIdentifier(Src, M.Guard.BeginOffset, M.Guard.EndOffset, "return"))
+      Returns.push_back({"", "", T.Offset, T.Offset + T.Length});
+  for (const SourceSpan &R : Returns) {
+    StringRef Text = Src.slice(R.BeginOffset, R.EndOffset);
+    unsigned Len = Text.starts_with("return") ? 6 : 0;
+    if (!Len || Text.drop_front(6).trim().trim(';').size())
+      return makeToolError(ExitCode::Internal, "unexpected return form");
+    if (Error E = Out.replace(R.BeginOffset, 6, "continue"))
+      return E;
+  }
+  return shrinkGrid(Ctx, *K, C->Dim, C->Factor, Out);
+}
+
+} // namespace cro

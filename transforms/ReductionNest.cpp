@@ -1,0 +1,506 @@
+#include "ReductionNest.h"
+#include "ThreadRemap.h"
+#include "cro/Analysis/ASTHelpers.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringSet.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+bool inside(const SourceSpan &In, const SourceSpan &Out) {
+  return In.BeginOffset >= Out.BeginOffset && In.EndOffset <= Out.EndOffset;
+}
+
+std::string unqualified(StringRef Type) {
+  std::string Out;
+  for (StringRef W : llvm::split(Type, ' '))
+    if (!W.empty() && W != "const" && W != "volatile")
+      Out += (Out.empty() ? "" : " ") + W.str();
+  return Out;
+}
+
+/// Names for generated variables: unused in the file and among each other.
+class Names {
+public:
+  explicit Names(StringRef Source) : Source(Source) {}
+  std::string get(StringRef Want) {
+    std::string N = freshIdentifier(Source, Want);
+    for (unsigned I = 2; Taken.count(N); ++I)
+      N = freshIdentifier(Source, (Want + "_" + Twine(I)).str());
+    Taken.insert(N);
+    return N;
+  }
+
+private:
+  StringRef Source;
+  StringSet<> Taken;
+};
+
+std::string str(int64_t V) { return std::to_string(V); }
+
+/// The unroll pragma the configuration asks for on the reduction loop.
+std::string unrollPragma(const KernelInfo &K, const ReductionLoopInfo &R,
+                         const ResolvedConfig &Config) {
+  const json::Value *V = Config.value(K.Name + ".unroll." + R.Loop);
+  if (!V)
+    return "";
+  if (*V == json::Value("full"))
+    return "#pragma unroll";
+  if (std::optional<int64_t> N = V->getAsInteger())
+    return "#pragma unroll " + str(*N);
+  if (std::optional<StringRef> S = V->getAsString(); S && *S != "none")
+    return "#pragma unroll " + S->str();
+  return "";
+}
+
+} // namespace
+
+NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
+  NestPlan P;
+  const ThreadMapping &M = K.Mapping;
+  if (std::string Why = remapRefusal(K); !Why.empty())
+    P.Refusal = Why;
+  else if (K.UsesSyncthreads || !K.SharedArrays.empty())
+    P.Refusal = "the kernel already uses shared memory or barriers";
+  else if (K.UsesWarpIntrinsics)
+    P.Refusal = "threads exchange values with warp intrinsics";
+  else if (!M.Reduction)
+    P.Refusal = "the work is not one loop with declarations before it";
+  else if (!M.Reduction->Refusal.empty())
+    P.Refusal = M.Reduction->Refusal;
+  else if (!M.Returns.empty())
+    P.Refusal = "the work returns early at " + M.Returns.front().Span.Begin;
+  else if (M.indexVar("z"))
+    P.Refusal = "3-D thread mappings are not tiled";
+  else if (M.GuardKind != "none" && !M.GuardIsBox)
+    P.Refusal = "the guard '" + M.GuardCondition +
+                "' is not a bound on each thread index, so the tiles' "
+                "bounds cannot be derived from it";
+  if (!P.Refusal.empty())
+    return P;
+  P.Loop = &*M.Reduction;
+  P.X = M.indexVar("x");
+  P.Y = M.indexVar("y");
+  StringRef FileScope = Ctx.Source.take_front(K.Span.BeginOffset);
+
+  for (const AccessInfo &A : K.Accesses) {
+    if (!inside(A.Span, P.Loop->Body) ||
+        (A.Space != "global" && A.Space != "unknown"))
+      continue;
+    // Spelled in place as `Base[...]` (not produced by a macro).
+    StringRef Spelled = Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset);
+    bool Ok = A.Direct && A.Mode == "read" && A.Indices.size() == 1 &&
+              A.Indices[0].Affine && A.Loop == P.Loop->Loop &&
+              Spelled.starts_with(A.Base) && Spelled.ends_with("]");
+    const ParamInfo *Param = nullptr;
+    for (const ParamInfo &PI : K.Params)
+      if (PI.Name == A.Base)
+        Param = &PI;
+    Ok &= Param && Param->Access == "read";
+    StagedOperand Op;
+    if (Ok) {
+      const AffineExpr &F = A.Indices[0].Form;
+      Op.DepX = !F.coefficient("threadIdx.x").isZero();
+      Op.DepY = !F.coefficient("threadIdx.y").isZero();
+      SymPoly KCoef = F.coefficient(P.Loop->Var);
+      Ok &= !(Op.DepX && Op.DepY) && !KCoef.isZero();
+      Op.KFastest = KCoef.constantValue() == 1;
+      // The tile loader evaluates the index outside the loop body: every
+      // name in it must mean the same there.
+      for (const auto &Id : allIdentifiers(A.Indices[0].Text)) {
+        StringRef N = Id.getKey();
+        bool Known = N == P.Loop->Var || (P.X && N == P.X->Name) ||
+                     (P.Y && N == P.Y->Name);
+        for (const ParamInfo &PI : K.Params)
+          Known |= PI.Name == N && !PI.IsPointer;
+        Known |= !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
+        for (const LocalDeclInfo &D : P.Loop->Before)
+          Known &= D.Name != N;
+        Ok &= Known;
+      }
+    }
+    if (!Ok) {
+      P.UnstagedReads = true;
+      continue;
+    }
+    Op.Base = A.Base;
+    Op.Type = unqualified(A.ElementType);
+    Op.IndexText = A.Indices[0].Text;
+    Op.Uses.push_back(&A);
+    auto Same = std::find_if(
+        P.Staged.begin(), P.Staged.end(), [&](const StagedOperand &S) {
+          return S.Base == Op.Base && normalizeSpelling(S.IndexText) ==
+                                          normalizeSpelling(Op.IndexText);
+        });
+    if (Same != P.Staged.end())
+      Same->Uses.push_back(&A);
+    else
+      P.Staged.push_back(std::move(Op));
+  }
+  return P;
+}
+
+NestChoice nestChoice(const KernelInfo &K, const ResolvedConfig &Config) {
+  NestChoice C;
+  if (const json::Value *V = Config.value(sharedStageKnob(K)))
+    C.TileK = V->getAsInteger().value_or(0);
+  if (const json::Value *V = Config.value(sharedPadKnob(K)))
+    C.Pad = V->getAsInteger().value_or(0);
+  if (const json::Value *V = Config.value(registerTileKnob(K)))
+    if (std::optional<StringRef> S = V->getAsString()) {
+      auto [Y, X] = S->split('x');
+      if (Y.getAsInteger(10, C.RY) || X.getAsInteger(10, C.RX))
+        C.RY = C.RX = 1;
+    }
+  return C;
+}
+
+bool reductionNestRewritten(const RewriteContext &, const KernelInfo &K,
+                            const ResolvedConfig &Config) {
+  return nestChoice(K, Config).changesSource();
+}
+
+Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
+                        const NestPlan &P, const NestChoice &C,
+                        const ResolvedConfig &Config, EditSet &Out) {
+  if (!C.changesSource())
+    return Error::success();
+  auto Bad = [&](const Twine &Why) {
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K.Name + ": " + Why.str());
+  };
+  if (!P.Refusal.empty() || !P.Loop)
+    return Bad("its reduction loop cannot be rewritten: " + P.Refusal);
+  if (const json::Value *V = Config.value(K.Name + ".coarsen");
+      V && *V != json::Value("none"))
+    return Bad("coarsen and register-tile/shared-stage both remap its "
+               "threads; register-tile is the 2-D form of coarsening");
+  std::optional<std::array<int64_t, 3>> Block =
+      variantBlockShape(Ctx, K, Config);
+  if (!Block)
+    return Bad("tiling needs the block size at compile time");
+  int64_t BX = (*Block)[0], BY = (*Block)[1];
+  if ((*Block)[2] != 1 || (!P.Y && BY != 1) || (!P.X && BX != 1))
+    return Bad("the block has threads in a dimension the kernel does not "
+               "index");
+  if ((C.RY > 1 && !P.Y) || (C.RX > 1 && !P.X))
+    return Bad("register tiling in a dimension the kernel does not index");
+  if (C.TileK > 0 && P.Staged.empty())
+    return Bad("no operand of the loop is reused across threads");
+
+  const ThreadMapping &M = K.Mapping;
+  const ReductionLoopInfo &R = *P.Loop;
+  StringRef Src = Ctx.Source;
+  Names N(Src);
+  bool Simple = C.RY * C.RX == 1;
+  bool Staging = C.TileK > 0;
+  std::string TK = str(C.TileK);
+  std::string Guard = M.GuardKind == "none" ? "" : M.GuardCondition;
+  unsigned RegionBegin = M.IndexVars.front().Decl.BeginOffset;
+  for (const ThreadIndexVar &V : M.IndexVars)
+    RegionBegin = std::min(RegionBegin, V.Decl.BeginOffset);
+  unsigned Close = K.BodySpan.EndOffset - 1;
+  if (Src[Close] != '}')
+    return makeToolError(ExitCode::Internal, "kernel body end not found");
+  std::string I1 =
+      Src.slice(lineStart(Src, RegionBegin), RegionBegin).str(); // indent
+  std::string I2 = I1 + "  ", I3 = I2 + "  ", I4 = I3 + "  ";
+
+  // Shared memory, within the 48 KiB a block may declare statically.
+  int64_t SharedBytes = 0;
+  std::vector<std::string> TileNames;
+  std::vector<int64_t> Extent; // threads' extent of each operand's tile
+  for (const StagedOperand &Op : P.Staged) {
+    TileNames.push_back(N.get(Op.Base + "_tile"));
+    Extent.push_back(Op.DepY ? BY * C.RY : Op.DepX ? BX * C.RX : 1);
+  }
+  std::string OY = N.get("oy"), OX = N.get("ox"), KT = N.get(R.Var + "_tile"),
+              E = N.get("e"), TP = N.get("tp"), TKK = N.get("tk");
+  std::string YF = P.Y ? N.get(P.Y->Name + "_first") : "";
+  std::string XF = P.X ? N.get(P.X->Name + "_first") : "";
+
+  // Accumulators become arrays indexed by the output when a thread has
+  // several outputs.
+  std::map<std::string, std::string> Acc;
+  if (!Simple)
+    for (const LocalDeclInfo &D : R.Before)
+      Acc[D.Name] = D.Name + "_r[" + OY + "][" + OX + "]";
+
+  // The output's row and column, declared only where Inner uses them.
+  auto PerOutputVars = [&](const std::string &Ind, StringRef Inner) {
+    std::string S;
+    for (const ThreadIndexVar *V : {P.Y, P.X})
+      if (V && !findIdentifier(Inner, 0, Inner.size(), V->Name).empty())
+        S += Ind + "const " + V->Type + " " + V->Name + " = " +
+             (V == P.Y ? YF + " + " + OY + " * " + str(BY)
+                       : XF + " + " + OX + " * " + str(BX)) +
+             ";\n";
+    return S;
+  };
+  // `for oy, ox { per-output vars; Inner }` (or just Inner for one output).
+  auto PerOutput = [&](const std::string &Ind, const std::string &Inner) {
+    if (Simple)
+      return Inner;
+    return Ind + "#pragma unroll\n" + Ind + "for (int " + OY + " = 0; " + OY +
+           " < " + str(C.RY) + "; ++" + OY + ")\n" + Ind + "#pragma unroll\n" +
+           Ind + "for (int " + OX + " = 0; " + OX + " < " + str(C.RX) + "; ++" +
+           OX + ") {\n" + PerOutputVars(Ind + "  ", Inner) + Inner + Ind +
+           "}\n";
+  };
+  // Text re-indented to Ind: Base (the indentation of its first line in the
+  // source) is removed from the following lines, so nesting is kept.
+  auto Indented = [](StringRef Text, const std::string &Ind, StringRef Base) {
+    std::string S;
+    bool First = true;
+    for (StringRef Line : llvm::split(Text.rtrim(), '\n')) {
+      if (!First && !Line.consume_front(Base))
+        Line = Line.ltrim(" \t");
+      First = false;
+      S += Line.trim().empty() ? "\n" : Ind + Line.rtrim().str() + "\n";
+    }
+    return S;
+  };
+  auto IndentAt = [&](unsigned Offset) {
+    unsigned L = lineStart(Src, Offset);
+    return Src.slice(L, Offset).take_while(
+        [](char C) { return C == ' ' || C == '\t'; });
+  };
+
+  std::string S;
+  S += "// cuda-rewrite-opt: ";
+  if (Staging)
+    S += "loop '" + R.Var + "' tiled by " + TK + " through shared memory" +
+         (C.Pad ? " (padded)" : "");
+  if (Staging && !Simple)
+    S += ", ";
+  if (!Simple)
+    S += str(C.RY) + "x" + str(C.RX) + " outputs per thread";
+  S += "\n";
+  // Thread index.
+  for (const ThreadIndexVar &V : M.IndexVars) {
+    if (Simple) {
+      S += I1 + spanText(Ctx, V.Decl) + "\n";
+      continue;
+    }
+    bool IsY = &V == P.Y;
+    int64_t Span = IsY ? BY * C.RY : BX * C.RX;
+    S += I1 + "const " + V.Type + " " + (IsY ? YF : XF) + " = blockIdx." +
+         V.Dim + " * " + str(Span) + " + threadIdx." + V.Dim + ";\n";
+  }
+  // Tiles.
+  for (size_t I = 0; Staging && I < P.Staged.size(); ++I) {
+    const StagedOperand &Op = P.Staged[I];
+    std::string Dims;
+    int64_t Elems;
+    if (!Op.DepX && !Op.DepY) {
+      Dims = "[" + TK + "]";
+      Elems = C.TileK;
+    } else if (Op.KFastest) {
+      Dims = "[" + str(Extent[I]) + "][" + str(C.TileK + C.Pad) + "]";
+      Elems = Extent[I] * (C.TileK + C.Pad);
+    } else {
+      Dims = "[" + TK + "][" + str(Extent[I] + C.Pad) + "]";
+      Elems = C.TileK * (Extent[I] + C.Pad);
+    }
+    SharedBytes += Elems * 8; // element size unknown here: bound by 8 bytes
+    S += I1 + "__shared__ " + Op.Type + " " + TileNames[I] + Dims + ";\n";
+  }
+  if (SharedBytes > 48 * 1024)
+    return Bad("the tiles need up to " + str(SharedBytes) +
+               " bytes of shared memory, more than the 48 KiB a block may "
+               "declare statically");
+  // Accumulators and the other declarations before the loop.
+  if (Simple) {
+    bool AllPure = std::all_of(R.Before.begin(), R.Before.end(),
+                               [](const LocalDeclInfo &D) { return D.Pure; });
+    if (Guard.empty() || AllPure) {
+      unsigned Last = ~0u;
+      for (const LocalDeclInfo &D : R.Before)
+        if (D.Span.BeginOffset != Last) {
+          S += I1 + spanText(Ctx, D.Span) + "\n";
+          Last = D.Span.BeginOffset;
+        }
+    } else {
+      std::string Init;
+      for (const LocalDeclInfo &D : R.Before) {
+        S += I1 + D.Type + " " + D.Name +
+             (D.Pure && !D.Init.empty() ? " = " + D.Init : "") + ";\n";
+        if (!D.Pure)
+          Init += I2 + D.Name + " = " + D.Init + ";\n";
+      }
+      S += I1 + "if (" + Guard + ") {\n" + Init + I1 + "}\n";
+    }
+  } else {
+    // Values already in registers initialize every output's accumulator;
+    // memory is read only for outputs inside the domain.
+    std::string Pure, Impure;
+    for (const LocalDeclInfo &D : R.Before) {
+      S += I1 + D.Type + " " + D.Name + "_r[" + str(C.RY) + "][" + str(C.RX) +
+           "];\n";
+      if (D.Init.empty())
+        continue;
+      std::string Set =
+          Acc[D.Name] + " = " + renameIdentifiers(D.Init, Acc) + ";\n";
+      (D.Pure || Guard.empty() ? Pure : Impure) += Set;
+    }
+    std::string Inner = Indented(Pure, I2, "");
+    if (!Impure.empty())
+      Inner +=
+          I2 + "if (" + Guard + ") {\n" + Indented(Impure, I3, "") + I2 + "}\n";
+    if (!Pure.empty() || !Impure.empty())
+      S += PerOutput(I1, Inner);
+  }
+
+  // The loop body, with staged reads from the tiles.
+  std::string Body;
+  {
+    std::vector<std::pair<const AccessInfo *, std::string>> Repl;
+    for (size_t I = 0; Staging && I < P.Staged.size(); ++I) {
+      const StagedOperand &Op = P.Staged[I];
+      std::string Pos =
+          Op.DepY ? "threadIdx.y" + (Simple ? "" : " + " + OY + " * " + str(BY))
+          : Op.DepX
+              ? "threadIdx.x" + (Simple ? "" : " + " + OX + " * " + str(BX))
+              : "";
+      std::string KK = R.Var + " - " + KT;
+      std::string Read =
+          TileNames[I] + (Pos.empty()   ? "[" + KK + "]"
+                          : Op.KFastest ? "[" + Pos + "][" + KK + "]"
+                                        : "[" + KK + "][" + Pos + "]");
+      for (const AccessInfo *A : Op.Uses)
+        Repl.push_back({A, Read});
+    }
+    std::sort(Repl.begin(), Repl.end(), [](const auto &A, const auto &B) {
+      return A.first->Span.BeginOffset < B.first->Span.BeginOffset;
+    });
+    unsigned At = R.Body.BeginOffset;
+    for (const auto &[A, Text] : Repl) {
+      Body += Src.slice(At, A->Span.BeginOffset).str() + Text;
+      At = A->Span.EndOffset;
+    }
+    Body += Src.slice(At, R.Body.EndOffset).str();
+    Body = renameIdentifiers(Body, Acc);
+  }
+  // Threads outside the domain run the body too (every thread must reach
+  // the barriers) unless it reads memory the tiles do not hold.
+  bool GuardBody = !Guard.empty() && (P.UnstagedReads || !Staging);
+  std::string Pragma = unrollPragma(K, R, Config);
+  std::string KDecl = R.VarType + " " + R.Var;
+  auto ComputeLoop = [&](const std::string &Ind, const std::string &Header,
+                         const std::string &Pragma) {
+    StringRef Base = IndentAt(R.Span.BeginOffset);
+    std::string In = Ind + (Simple ? "  " : "    ");
+    std::string Inner = GuardBody ? In + "if (" + Guard + ")\n" +
+                                        Indented(Body, In + "  ", Base)
+                                  : Indented(Body, In, Base);
+    std::string L = Pragma.empty() ? "" : Ind + Pragma + "\n";
+    L += Ind + Header + " {\n";
+    L += Simple ? Inner : PerOutput(Ind + "  ", Inner);
+    return L + Ind + "}\n";
+  };
+  if (Staging) {
+    S += I1 + "for (" + R.VarType + " " + KT + " = " + R.Begin + "; " + KT +
+         " < " + R.End + "; " + KT + " += " + TK + ") {\n";
+    std::string Tid =
+        BY == 1 ? "threadIdx.x" : "threadIdx.y * " + str(BX) + " + threadIdx.x";
+    std::string NT = str(BX * BY);
+    for (size_t I = 0; I < P.Staged.size(); ++I) {
+      const StagedOperand &Op = P.Staged[I];
+      std::string Ext = str(Extent[I]);
+      std::string Total =
+          (!Op.DepX && !Op.DepY) ? TK : str(Extent[I] * C.TileK);
+      S += I2 + "for (int " + E + " = " + Tid + "; " + E + " < " + Total +
+           "; " + E + " += " + NT + ") {\n";
+      std::string Slot;
+      if (!Op.DepX && !Op.DepY) {
+        S += I3 + "const int " + TKK + " = " + E + ";\n";
+        Slot = "[" + TKK + "]";
+      } else if (Op.KFastest) {
+        S += I3 + "const int " + TP + " = " + E + " / " + TK + ", " + TKK +
+             " = " + E + " % " + TK + ";\n";
+        Slot = "[" + TP + "][" + TKK + "]";
+      } else {
+        S += I3 + "const int " + TKK + " = " + E + " / " + Ext + ", " + TP +
+             " = " + E + " % " + Ext + ";\n";
+        Slot = "[" + TKK + "][" + TP + "]";
+      }
+      std::map<std::string, std::string> At{
+          {R.Var, "(" + KT + " + " + TKK + ")"}};
+      std::vector<std::string> Cond{KT + " + " + TKK + " < " + R.End};
+      for (const ThreadIndexVar *V : {P.Y, P.X}) {
+        if (!V)
+          continue;
+        bool Dep = V == P.Y ? Op.DepY : Op.DepX;
+        auto Bound = M.UpperBounds.find(V->Name);
+        std::string First = "blockIdx." + V->Dim + " * " +
+                            str(V == P.Y ? BY * C.RY : BX * C.RX) + " + " + TP;
+        if (Dep)
+          At[V->Name] = "(" + First + ")";
+        if (Bound == M.UpperBounds.end())
+          continue;
+        // A row is read when it is in the domain; a tile every output
+        // shares is read when the domain is not empty.
+        Cond.push_back(Dep ? First + " < " + Bound->second
+                           : "0 < " + Bound->second);
+      }
+      std::string CondText;
+      for (const std::string &Cnd : Cond)
+        CondText += (CondText.empty() ? "" : " && ") + Cnd;
+      S += I3 + TileNames[I] + Slot + " = (" + CondText + ") ? " + Op.Base +
+           "[" + renameIdentifiers(Op.IndexText, At) + "] : " + Op.Type +
+           "();\n";
+      S += I2 + "}\n";
+    }
+    S += I2 + "__syncthreads();\n";
+    // A full tile runs a loop of constant trip count the compiler unrolls;
+    // only the last, partial tile checks the bound.
+    S += I2 + "if (" + KT + " + " + TK + " <= " + R.End + ") {\n";
+    S += ComputeLoop(I3,
+                     "for (" + KDecl + " = " + KT + "; " + R.Var + " < " + KT +
+                         " + " + TK + "; ++" + R.Var + ")",
+                     Pragma.empty() ? "#pragma unroll" : Pragma);
+    S += I2 + "} else {\n";
+    S += ComputeLoop(I3,
+                     "for (" + KDecl + " = " + KT + "; " + R.Var + " < " +
+                         R.End + "; ++" + R.Var + ")",
+                     "");
+    S += I2 + "}\n";
+    S += I2 + "__syncthreads();\n";
+    S += I1 + "}\n";
+  } else {
+    S += ComputeLoop(I1,
+                     "for (" + KDecl + " = " + R.Begin + "; " + R.Var + " < " +
+                         R.End + "; ++" + R.Var + ")",
+                     Pragma);
+  }
+
+  // What followed the loop, per output, under the guard.
+  StringRef AfterText = Src.slice(R.After.BeginOffset, R.After.EndOffset);
+  if (!AfterText.trim().empty()) {
+    std::string After = renameIdentifiers(AfterText, Acc);
+    std::string Ind = Simple ? I1 : I2;
+    StringRef Base = IndentAt(R.After.BeginOffset);
+    std::string Inner = Guard.empty() ? Indented(After, Ind, Base)
+                                      : Ind + "if (" + Guard + ") {\n" +
+                                            Indented(After, Ind + "  ", Base) +
+                                            Ind + "}\n";
+    S += Simple ? Inner : PerOutput(I1, Inner);
+  }
+
+  if (Error Err = Out.replace(RegionBegin, Close - RegionBegin, S))
+    return Err;
+  if (C.RX > 1)
+    if (Error Err = shrinkGrid(Ctx, K, "x", C.RX, Out))
+      return Err;
+  if (C.RY > 1)
+    if (Error Err = shrinkGrid(Ctx, K, "y", C.RY, Out))
+      return Err;
+  return Error::success();
+}
+
+} // namespace cro

@@ -1,0 +1,205 @@
+#include "ThreadRemap.h"
+#include "cro/Analysis/ASTHelpers.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+unsigned dimIndex(StringRef Dim) { return Dim == "x" ? 0 : Dim == "y" ? 1 : 2; }
+
+/// The byte range in Src[Span] whose spelling, whitespace removed, is
+/// Extent (already normalized); nullopt when it does not occur exactly once.
+std::optional<std::pair<unsigned, unsigned>>
+findSpelling(StringRef Src, const SourceSpan &Span, StringRef Extent) {
+  std::string Stripped;
+  std::vector<unsigned> Offsets;
+  for (unsigned I = Span.BeginOffset; I < Span.EndOffset && I < Src.size(); ++I)
+    if (!isSpace(Src[I])) {
+      Stripped += Src[I];
+      Offsets.push_back(I);
+    }
+  auto IsIdent = [](char C) { return isAlnum(C) || C == '_'; };
+  std::optional<std::pair<unsigned, unsigned>> Found;
+  for (size_t P = Stripped.find(Extent.str()); P != std::string::npos;
+       P = Stripped.find(Extent.str(), P + 1)) {
+    size_t E = P + Extent.size();
+    if ((P > 0 && IsIdent(Stripped[P - 1]) && IsIdent(Stripped[P])) ||
+        (E < Stripped.size() && IsIdent(Stripped[E]) &&
+         IsIdent(Stripped[E - 1])))
+      continue;
+    if (Found)
+      return std::nullopt; // ambiguous
+    Found = {Offsets[P], Offsets[E - 1] + 1};
+  }
+  return Found;
+}
+
+} // namespace
+
+bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
+                           const SourceSpan &S) {
+  for (const KernelInfo &Other : Ctx.Model.Kernels) {
+    if (&Other == &K)
+      continue;
+    for (const LaunchSite &L : Other.Launches)
+      for (const LaunchDim3 *D : {&L.Grid, &L.Block})
+        for (const ValueOrigin &V : D->Dims)
+          if (!V.ResolvedSpan.Begin.empty() &&
+              V.ResolvedSpan.BeginOffset < S.EndOffset &&
+              S.BeginOffset < V.ResolvedSpan.EndOffset)
+            return true;
+  }
+  return false;
+}
+
+std::optional<std::array<int64_t, 3>>
+variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
+                  const ResolvedConfig &Config) {
+  std::array<int64_t, 3> Shape{1, 1, 1};
+  if (const json::Value *V = Config.value(K.Name + ".block")) {
+    if (std::optional<int64_t> N = V->getAsInteger()) {
+      Shape[0] = *N;
+      return Shape;
+    }
+    if (const json::Array *A = V->getAsArray()) {
+      for (size_t I = 0; I < A->size() && I < 3; ++I)
+        if (std::optional<int64_t> N = (*A)[I].getAsInteger())
+          Shape[I] = *N;
+        else
+          return std::nullopt;
+      return Shape;
+    }
+    return std::nullopt;
+  }
+  std::optional<std::array<int64_t, 3>> Common;
+  for (const LaunchSite &L : K.Launches) {
+    std::array<int64_t, 3> S{1, 1, 1};
+    for (size_t I = 0; I < L.Block.Dims.size() && I < 3; ++I) {
+      if (!L.Block.Dims[I].Value)
+        return std::nullopt;
+      S[I] = *L.Block.Dims[I].Value;
+    }
+    if (Common && *Common != S)
+      return std::nullopt;
+    Common = S;
+  }
+  return Common;
+}
+
+std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                              StringRef Dim) {
+  const ThreadIndexVar *V = K.Mapping.indexVar(Dim);
+  if (!V)
+    return "the kernel has no thread index in dimension " + Dim.str();
+  auto B = K.Mapping.UpperBounds.find(V->Name);
+  if (B == K.Mapping.UpperBounds.end())
+    return "the guard does not bound '" + V->Name +
+           "' from above, so the outputs a thread covers are unknown";
+  const ParamInfo *Bound = nullptr;
+  size_t BoundIndex = 0;
+  for (size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].Name == normalizeSpelling(B->second)) {
+      Bound = &K.Params[I];
+      BoundIndex = I;
+    }
+  if (!Bound)
+    return "the guard bounds '" + V->Name + "' by '" + B->second +
+           "', which is not a parameter";
+  if (K.Launches.empty())
+    return "the kernel is never launched in this file";
+  for (const LaunchSite &L : K.Launches) {
+    unsigned D = dimIndex(Dim);
+    const ValueOrigin *G = D < L.Grid.Dims.size() ? &L.Grid.Dims[D] : nullptr;
+    if (!G || !G->Derived || G->Derived->BlockDim != Dim ||
+        (G->Derived->Form != "ceil-div" && G->Derived->Form != "ceil-float"))
+      return "grid dimension " + Dim.str() + " at " + L.Location +
+             " is not computed as ceil(extent / block)";
+    if (BoundIndex >= L.Args.size() ||
+        normalizeSpelling(L.Args[BoundIndex].Text) != G->Derived->Extent)
+      return "the launch at " + L.Location + " sizes the grid by '" +
+             G->Derived->Extent + "' but passes '" +
+             (BoundIndex < L.Args.size() ? L.Args[BoundIndex].Text : "?") +
+             "' as the bound '" + Bound->Name + "'";
+    if (!findSpelling(Ctx.Source, G->ResolvedSpan, G->Derived->Extent))
+      return "the extent '" + G->Derived->Extent + "' of the grid at " +
+             L.Location + " cannot be found once in its expression";
+    if (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan))
+      return "the grid at " + L.Location +
+             " is shared with launches of other kernels";
+  }
+  return "";
+}
+
+Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
+                 int64_t Factor, EditSet &Out) {
+  std::set<unsigned> Done; // launches may share one dim3 variable
+  for (const LaunchSite &L : K.Launches) {
+    const ValueOrigin &G = L.Grid.Dims[dimIndex(Dim)];
+    auto R = findSpelling(Ctx.Source, G.ResolvedSpan, G.Derived->Extent);
+    if (!R)
+      return makeToolError(ExitCode::Internal,
+                           "grid extent vanished at " + L.Location);
+    if (!Done.insert(R->first).second)
+      continue;
+    StringRef E = Ctx.Source.slice(R->first, R->second);
+    if (Error Err =
+            Out.replace(R->first, R->second - R->first,
+                        "((" + E.str() + ") + " + std::to_string(Factor) +
+                            " - 1) / " + std::to_string(Factor)))
+      return Err;
+  }
+  return Error::success();
+}
+
+std::string remapRefusal(const KernelInfo &K) {
+  if (!K.Mapping.Reason.empty())
+    return K.Mapping.Reason;
+  if (!K.TemplateParams.empty())
+    return "template kernels are not remapped";
+  if (!K.Mapping.StrayBuiltins.empty())
+    return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
+           " outside its thread index";
+  for (const ThreadMapping::Return &R : K.Mapping.Returns)
+    if (R.InLoop)
+      return "the kernel returns from inside a loop at " + R.Span.Begin;
+  return "";
+}
+
+std::string
+renameIdentifiers(StringRef Text,
+                  const std::map<std::string, std::string> &Renames) {
+  std::vector<std::pair<TokenRange, const std::string *>> Hits;
+  for (const auto &[From, To] : Renames)
+    for (TokenRange T : findIdentifier(Text, 0, Text.size(), From)) {
+      // Members (`p.x`, `q->y`) are not the variable.
+      StringRef Before = Text.take_front(T.Offset).rtrim();
+      if (Before.ends_with(".") || Before.ends_with("->"))
+        continue;
+      Hits.push_back({T, &To});
+    }
+  std::sort(Hits.begin(), Hits.end(), [](const auto &A, const auto &B) {
+    return A.first.Offset < B.first.Offset;
+  });
+  std::string Out;
+  unsigned At = 0;
+  for (const auto &[T, To] : Hits) {
+    Out += Text.slice(At, T.Offset);
+    Out += *To;
+    At = T.Offset + T.Length;
+  }
+  Out += Text.substr(At);
+  return Out;
+}
+
+std::string spanText(const RewriteContext &Ctx, const SourceSpan &S) {
+  return Ctx.Source.slice(S.BeginOffset, S.EndOffset).str();
+}
+
+} // namespace cro

@@ -1,0 +1,58 @@
+//===- ThreadRemap.h - helpers for transforms that remap threads to work --===//
+//
+// Coarsening, register tiling and shared-memory staging change which thread
+// computes which output. They share three questions, answered here: what
+// block shape the variant launches with, whether every launch's grid can be
+// shrunk by a factor without changing which outputs are computed, and how
+// to rename identifiers in a piece of kernel text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_TRANSFORMS_THREADREMAP_H
+#define CRO_TRANSFORMS_THREADREMAP_H
+
+#include "cro/Rewrite/Transform.h"
+#include <array>
+#include <map>
+
+namespace cro {
+
+/// True when a launch of a kernel other than K reads its grid or block from
+/// text overlapping S (a shared `dim3 grid` variable).
+bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
+                           const SourceSpan &S);
+
+/// The block shape (x, y, z) K is launched with in this variant: the
+/// block-size knob's value in Config, else the launches' literal shape.
+std::optional<std::array<int64_t, 3>>
+variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
+                  const ResolvedConfig &Config);
+
+/// Why the grid of K's launches cannot be shrunk in dimension Dim ("x", "y")
+/// so that each thread covers several outputs; empty when it can. Shrinking
+/// is exact when the grid is ceil(E / block) and the guard bounds the
+/// dimension's index by a parameter the launch passes E for: then both the
+/// original and the variant compute exactly the outputs below E.
+std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                              llvm::StringRef Dim);
+
+/// Edits every launch of K so that dimension Dim has Factor times fewer
+/// threads: E becomes ((E) + Factor - 1) / Factor inside ceil(E / block).
+llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
+                       llvm::StringRef Dim, int64_t Factor, EditSet &Out);
+
+/// Why the memory-hierarchy transforms cannot remap K's threads at all
+/// (shape not recognized, templates, threads that communicate); empty: they
+/// can.
+std::string remapRefusal(const KernelInfo &K);
+
+/// Text with every identifier token named in Renames replaced.
+std::string
+renameIdentifiers(llvm::StringRef Text,
+                  const std::map<std::string, std::string> &Renames);
+
+/// The original text of S.
+std::string spanText(const RewriteContext &Ctx, const SourceSpan &S);
+
+} // namespace cro
+
+#endif
