@@ -51,10 +51,13 @@ def sgemm_configs():
 def transpose_configs():
     for block in ([16, 16], [32, 32], [8, 8]):
         yield {"transpose.block": block}
-        for pad in (0, 1):
-            yield {"transpose.block": block, "transpose.shared_stage": "tile",
+        for pad, rows in itertools.product((0, 1), ("none", "y2", "y4", "y8")):
+            cfg = {"transpose.block": block, "transpose.shared_stage": "tile",
                    "transpose.shared_pad": pad}
-    for block, c in itertools.product(([32, 8], [32, 16]), ("y2", "y4", "x2")):
+            if rows != "none":
+                cfg["transpose.coarsen"] = rows
+            yield cfg
+    for block, c in itertools.product(([16, 16], [32, 32]), ("y2", "y4", "x2")):
         yield {"transpose.block": block, "transpose.coarsen": c}
 
 

@@ -70,12 +70,18 @@ void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
 }
 
 Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
-                     const json::Value &V, const ResolvedConfig &,
+                     const json::Value &V, const ResolvedConfig &Config,
                      EditSet &Out) const {
   std::optional<Choice> C = parse(V);
   if (!C)
     return Error::success();
   const KernelInfo *K = kernelOf(Ctx, Kn);
+  // A transposed shared tile takes its rows per thread from this knob and
+  // writes the kernel itself.
+  if (const json::Value *Stage =
+          K ? Config.value(K->Name + ".shared_stage") : nullptr;
+      Stage && *Stage == json::Value("tile"))
+    return Error::success();
   const ThreadIndexVar *IV = K ? K->Mapping.indexVar(C->Dim) : nullptr;
   if (!IV)
     return makeToolError(ExitCode::Internal, "no index for knob " + Kn.Id);

@@ -76,6 +76,20 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
   return P;
 }
 
+/// The y-coarsening factor the configuration composes with the tile
+/// ("y2", "y4", "y8" from the coarsen knob), 1 without; 0 for a form the
+/// tile cannot take (x, contiguous).
+int64_t tileRows(const KernelInfo &K, const ResolvedConfig &Config) {
+  const json::Value *V = Config.value(K.Name + ".coarsen");
+  std::optional<StringRef> S = V ? V->getAsString() : std::nullopt;
+  if (!S || *S == "none")
+    return 1;
+  int64_t F = 0;
+  if (!S->starts_with("y") || S->drop_front(1).getAsInteger(10, F))
+    return 0;
+  return F;
+}
+
 Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
                     const TransposePlan &P, const ResolvedConfig &Config,
                     EditSet &Out) {
@@ -83,9 +97,9 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
     return makeToolError(ExitCode::BadConfig,
                          "kernel " + K.Name + ": " + Why.str());
   };
-  if (const json::Value *V = Config.value(K.Name + ".coarsen");
-      V && *V != json::Value("none"))
-    return Bad("coarsen and shared-stage both remap its threads");
+  int64_t F = tileRows(K, Config);
+  if (F == 0)
+    return Bad("a transposed tile composes only with strided coarsening in y");
   std::optional<std::array<int64_t, 3>> Block =
       variantBlockShape(Ctx, K, Config);
   if (!Block || (*Block)[0] != (*Block)[1] || (*Block)[2] != 1)
@@ -95,41 +109,61 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
   int64_t Pad = 0;
   if (const json::Value *V = Config.value(sharedPadKnob(K)))
     Pad = V->getAsInteger().value_or(0);
+  if ((B * F) * (B + Pad) * 8 > 48 * 1024)
+    return Bad("the tile needs more than the 48 KiB of shared memory a block "
+               "may declare statically");
   const ThreadMapping &M = K.Mapping;
   StringRef Src = Ctx.Source;
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
-  unsigned Begin = std::max(X->Decl.EndOffset, Y->Decl.EndOffset);
+  unsigned Begin = std::min(X->Decl.BeginOffset, Y->Decl.BeginOffset);
   unsigned Close = K.BodySpan.EndOffset - 1;
-  std::string I1 =
-      Src.slice(lineStart(Src, X->Decl.BeginOffset), X->Decl.BeginOffset).str();
+  std::string I1 = Src.slice(lineStart(Src, Begin), Begin).str();
+  std::string I2 = I1 + "  ", I3 = I2 + "  ";
   std::string Tile = freshIdentifier(Src, P.Store->Base + "_tile");
+  std::string Row = freshIdentifier(Src, "row");
   std::string Guard = M.GuardKind == "none" ? "" : M.GuardCondition;
   std::string Value = Src.slice(P.Value.BeginOffset, P.Value.EndOffset).str();
   std::string Store = spanText(Ctx, P.Store->Span);
-  std::string B_ = std::to_string(B);
+  std::string B_ = std::to_string(B), F_ = std::to_string(F);
+  std::string Rows = std::to_string(B * F);
 
-  std::string S = "\n" + I1 +
-                  "// cuda-rewrite-opt: the block's values go through a "
+  std::string S = "// cuda-rewrite-opt: the block's values go through a "
                   "shared tile and are stored transposed, so the store is "
-                  "contiguous\n";
-  S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + B_ + "][" +
+                  "contiguous" +
+                  std::string(F > 1 ? " (" + F_ + " rows per thread)" : "") +
+                  "\n";
+  S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + Rows + "][" +
        std::to_string(B + Pad) + "];\n";
-  std::string Fill = Tile + "[threadIdx.y][threadIdx.x] = " + Value + ";\n";
-  S += Guard.empty() ? I1 + Fill
-                     : I1 + "if (" + Guard + ")\n" + I1 + "  " + Fill;
+  // Row i of this thread: y = blockIdx.y * B*F + threadIdx.y + i * B.
+  auto Loop = [&](const std::string &Body) {
+    if (F == 1)
+      return I1 + "{\n" + I2 + "const int " + Row + " = 0;\n" + Body + I1 +
+             "}\n";
+    return I1 + "#pragma unroll\n" + I1 + "for (int " + Row + " = 0; " + Row +
+           " < " + F_ + "; ++" + Row + ") {\n" + Body + I1 + "}\n";
+  };
+  std::string Fill = I2 + "const " + X->Type + " " + X->Name +
+                     " = blockIdx.x * " + B_ + " + threadIdx.x;\n";
+  Fill += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + Rows +
+          " + threadIdx.y + " + Row + " * " + B_ + ";\n";
+  std::string Put = Tile + "[threadIdx.y + " + Row + " * " + B_ +
+                    "][threadIdx.x] = " + Value + ";\n";
+  Fill += Guard.empty() ? I2 + Put : I2 + "if (" + Guard + ")\n" + I3 + Put;
+  S += Loop(Fill);
   S += I1 + "__syncthreads();\n";
-  S += I1 + "{\n";
-  S += I1 + "  // This thread now stores the element its transposed "
-            "neighbour computed.\n";
-  S += I1 + "  const " + X->Type + " " + X->Name + " = blockIdx.x * " + B_ +
-       " + threadIdx.y;\n";
-  S += I1 + "  const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + B_ +
-       " + threadIdx.x;\n";
-  std::string Put = Store + " = " + Tile + "[threadIdx.x][threadIdx.y];\n";
-  S += Guard.empty() ? I1 + "  " + Put
-                     : I1 + "  if (" + Guard + ")\n" + I1 + "    " + Put;
-  S += I1 + "}\n";
-  return Out.replace(Begin, Close - Begin, S);
+  S += I1 + "// Each thread now stores elements its transposed neighbours "
+            "computed.\n";
+  std::string Drain = I2 + "const " + X->Type + " " + X->Name +
+                      " = blockIdx.x * " + B_ + " + threadIdx.y;\n";
+  Drain += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + Rows +
+           " + threadIdx.x + " + Row + " * " + B_ + ";\n";
+  std::string Get = Store + " = " + Tile + "[threadIdx.x + " + Row + " * " +
+                    B_ + "][threadIdx.y];\n";
+  Drain += Guard.empty() ? I2 + Get : I2 + "if (" + Guard + ")\n" + I3 + Get;
+  S += Loop(Drain);
+  if (Error E = Out.replace(Begin, Close - Begin, S))
+    return E;
+  return F > 1 ? shrinkGrid(Ctx, K, "y", F, Out) : Error::success();
 }
 
 } // namespace

@@ -26,6 +26,7 @@ cases=(
   "sgemm-stage-pad-tile|sgemm.cu|{\"sgemm.shared_stage\": 8, \"sgemm.shared_pad\": 1, \"sgemm.register_tile\": \"8x4\", \"sgemm.block\": [32, 8]}|333|yes"
   "sgemm-tile-only|sgemm.cu|{\"sgemm.register_tile\": \"4x2\"}|333|no"
   "transpose-tile|transpose.cu|{\"transpose.shared_stage\": \"tile\", \"transpose.shared_pad\": 1, \"transpose.block\": [32, 32]}|333 517|yes"
+  "transpose-tile-rows|transpose.cu|{\"transpose.shared_stage\": \"tile\", \"transpose.coarsen\": \"y4\"}|333 517|yes"
   "transpose-coarsen|transpose.cu|{\"transpose.coarsen\": \"y4\"}|333 517|no"
   "stencil-coarsen|stencil2d.cu|{\"jacobi.coarsen\": \"y2-contiguous\"}|333 517|no"
   "saxpy-coarsen|saxpy.cu|{\"saxpy.coarsen\": \"x8\"}||no"

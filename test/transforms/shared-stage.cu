@@ -6,6 +6,9 @@
 // RUN: echo '{"mm.shared_stage": 32, "mm.shared_pad": 1, "tr.shared_stage": "tile", "tr.shared_pad": 1, "tr.block": [32, 32]}' > %t.json
 // RUN: %cro %s --apply %t.json --diff | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
+// RUN: echo '{"tr.shared_stage": "tile", "tr.coarsen": "y4"}' > %t.rows.json
+// RUN: %cro %s --apply %t.rows.json --diff | FileCheck %s --check-prefix=ROWS
+// RUN: %cro %s --apply %t.rows.json -o %t.rows.cu && nvcc -arch=sm_90 -c %t.rows.cu -o %t.rows.o
 // RUN: echo '{"tr.shared_stage": "tile", "tr.block": [32, 8]}' > %t.rect.json
 // RUN: %expect-exit 10 %cro %s --apply %t.rect.json -o %t.rect.cu 2>&1 | FileCheck %s --check-prefix=RECT
 // RUN: echo '{"mm.shared_stage": 64, "mm.register_tile": "8x8", "mm.block": [32, 32]}' > %t.big.json
@@ -78,7 +81,7 @@ void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "mm.shared_pad"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "tr.shared_stage"
 // KNOBS-DAG: reason = "the work has no reduction loop to tile, and no store to transpose: the store is already contiguous across a warp"
-// KNOBS-DAG: reason = "the loop body writes memory ('count[r]') at {{.*}}shared-stage.cu:47:7"
+// KNOBS-DAG: reason = "the loop body writes memory ('count[r]') at {{.*}}shared-stage.cu:{{[0-9]+}}:7"
 // KNOBS-DAG: reason = "no global operand of the loop is read by several threads of a block"
 
 // CHECK:      +  // cuda-rewrite-opt: loop 'k' tiled by 32 through shared memory (padded)
@@ -106,15 +109,27 @@ void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
 // CHECK-NEXT: -      acc += A[row * K + k] * B[k * N + col];
 // CHECK-NEXT:      C[row * N + col] = acc;
 
-// CHECK:      +  __shared__ float out_tile[32][33];
-// CHECK-NEXT:    if (x < cols && y < rows)
+// CHECK:      -  if (x < cols && y < rows)
 // CHECK-NEXT: -    out[x * rows + y] = in[y * cols + x];
-// CHECK-NEXT: +    out_tile[threadIdx.y][threadIdx.x] = in[y * cols + x];
-// CHECK-NEXT: +  __syncthreads();
-// CHECK:      +    const int x = blockIdx.x * 32 + threadIdx.y;
-// CHECK-NEXT: +    const int y = blockIdx.y * 32 + threadIdx.x;
+// CHECK-NEXT: +  // cuda-rewrite-opt: the block's values go through a shared tile and are stored transposed, so the store is contiguous
+// CHECK-NEXT: +  __shared__ float out_tile[32][33];
+// CHECK:      +    const int x = blockIdx.x * 32 + threadIdx.x;
+// CHECK-NEXT: +    const int y = blockIdx.y * 32 + threadIdx.y + [[ROW:row[_0-9]*]] * 32;
 // CHECK-NEXT: +    if (x < cols && y < rows)
-// CHECK-NEXT: +      out[x * rows + y] = out_tile[threadIdx.x][threadIdx.y];
+// CHECK-NEXT: +      out_tile[threadIdx.y + [[ROW]] * 32][threadIdx.x] = in[y * cols + x];
+// CHECK:      +  __syncthreads();
+// CHECK:      +    const int x = blockIdx.x * 32 + threadIdx.y;
+// CHECK-NEXT: +    const int y = blockIdx.y * 32 + threadIdx.x + [[ROW]] * 32;
+// CHECK-NEXT: +    if (x < cols && y < rows)
+// CHECK-NEXT: +      out[x * rows + y] = out_tile[threadIdx.x + [[ROW]] * 32][threadIdx.y];
+
+// With coarsening in y, each thread fills and drains several rows of a taller
+// tile, and the grid shrinks in y.
+// ROWS:      +  __shared__ float out_tile[64][16];
+// ROWS:      +  for (int [[R:row[_0-9]*]] = 0; [[R]] < 4; ++[[R]]) {
+// ROWS:      +    const int y = blockIdx.y * 64 + threadIdx.y + [[R]] * 16;
+// ROWS:      +      out[x * rows + y] = out_tile[threadIdx.x + [[R]] * 16][threadIdx.y];
+// ROWS:      +  dim3 tg((N + 15) / 16, (((M) + 4 - 1) / 4 + 15) / 16);
 
 // RECT: kernel tr: a transposed tile needs a square block known at compile time
 // BIG: kernel mm: the tiles need up to {{[0-9]+}} bytes of shared memory, more than the 48 KiB a block may declare statically
