@@ -13,6 +13,7 @@
 #include "RegisterTile.h"
 #include "SharedStage.h"
 #include "Unroll.h"
+#include "Vectorize.h"
 
 namespace cro {
 
@@ -27,6 +28,7 @@ const std::vector<std::unique_ptr<Transform>> &allTransforms() {
     V.push_back(std::make_unique<Coarsen>());
     V.push_back(std::make_unique<SharedStage>());
     V.push_back(std::make_unique<RegisterTile>());
+    V.push_back(std::make_unique<Vectorize>());
     return V;
   }();
   return All;

@@ -29,6 +29,7 @@ cases=(
   "transpose-tile-rows|transpose.cu|{\"transpose.shared_stage\": \"tile\", \"transpose.coarsen\": \"y4\"}|333 517|yes"
   "transpose-coarsen|transpose.cu|{\"transpose.coarsen\": \"y4\"}|333 517|no"
   "stencil-coarsen|stencil2d.cu|{\"jacobi.coarsen\": \"y2-contiguous\"}|333 517|no"
+  "saxpy-vectorize|saxpy.cu|{\"saxpy.vectorize\": 4}||no"
   "saxpy-coarsen|saxpy.cu|{\"saxpy.coarsen\": \"x8\"}||no"
   "nbody-stage-tile|nbody.cu|{\"accelerations.shared_stage\": 32, \"accelerations.register_tile\": \"1x4\"}|1001|yes"
 )
