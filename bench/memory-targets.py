@@ -68,6 +68,9 @@ def stencil_configs():
         for c in ("y2", "y4"):
             yield {"jacobi.block": block, "jacobi.read_only": True,
                    "jacobi.coarsen": c}
+        for pad in (0, 1):
+            yield {"jacobi.block": block, "jacobi.shared_stage": "halo",
+                   "jacobi.shared_pad": pad}
 
 
 TARGETS = [

@@ -1,4 +1,5 @@
 #include "SharedStage.h"
+#include "HaloStage.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Rewrite/SourceTokens.h"
@@ -180,22 +181,26 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
   NestPlan Nest = planReductionNest(Ctx, K);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
     Stage.Values = {"none", 8, 16, 32, 64};
-  } else {
-    TransposePlan T = planTranspose(Ctx, K);
-    if (!T.Refusal.empty()) {
-      std::string Why =
-          K.Mapping.Reduction
-              ? (Nest.Refusal.empty() ? "no global operand of the loop is "
-                                        "read by several threads of a block"
-                                      : Nest.Refusal)
-          : K.Mapping.Reason.empty()
-              ? "the work has no reduction loop to tile, and no store to "
-                "transpose: " +
-                    T.Refusal
-              : T.Refusal;
-      return Out.refuse(K.Name, Why, K.Location);
-    }
+  } else if (K.Mapping.Reduction) {
+    return Out.refuse(K.Name,
+                      Nest.Refusal.empty()
+                          ? "no global operand of the loop is read by several "
+                            "threads of a block"
+                          : Nest.Refusal,
+                      K.Location);
+  } else if (TransposePlan T = planTranspose(Ctx, K); T.Refusal.empty()) {
     Stage.Values = {"none", "tile"};
+  } else if (HaloPlan H = planHalo(Ctx, K); H.Refusal.empty()) {
+    Stage.Values = {"none", "halo"};
+  } else {
+    std::string Why =
+        K.Mapping.Reason.empty()
+            ? "the work has no reduction loop to tile, no store to "
+              "transpose (" +
+                  T.Refusal + ") and no neighbourhood to stage (" + H.Refusal +
+                  ")"
+            : K.Mapping.Reason;
+    return Out.refuse(K.Name, Why, K.Location);
   }
   Out.offer(std::move(Stage));
   Out.offer(std::move(Pad));
@@ -207,6 +212,12 @@ Error SharedStage::apply(const RewriteContext &Ctx, const Knob &Kn,
   const KernelInfo *K = kernelOf(Ctx, Kn);
   if (!K || Kn.Id != sharedStageKnob(*K))
     return Error::success(); // the padding is read by the stage knob
+  if (V == json::Value("halo")) {
+    HaloPlan H = planHalo(Ctx, *K);
+    if (!H.Refusal.empty())
+      return makeToolError(ExitCode::Internal, H.Refusal);
+    return emitHalo(Ctx, *K, H, Config, Out);
+  }
   if (V == json::Value("tile")) {
     TransposePlan T = planTranspose(Ctx, *K);
     if (!T.Refusal.empty())

@@ -2,6 +2,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -199,6 +200,101 @@ private:
   const SourceText &Text;
 };
 
+} // namespace
+
+std::string accessKey(StringRef Base, StringRef Index) {
+  return normalizeSpelling(Base) + "[" + normalizeSpelling(Index) + "]";
+}
+
+namespace {
+
+/// Array accesses of S that run whenever S runs: not under `?:`, `&&`, `||`
+/// or inside a nested statement.
+class UnconditionalAccesses
+    : public RecursiveASTVisitor<UnconditionalAccesses> {
+  using Base = RecursiveASTVisitor<UnconditionalAccesses>;
+
+public:
+  UnconditionalAccesses(const SourceText &Text, std::set<std::string> &Out)
+      : Text(Text), Out(Out) {}
+  bool TraverseConditionalOperator(ConditionalOperator *C) {
+    return TraverseStmt(C->getCond());
+  }
+  bool TraverseBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr)
+      return TraverseStmt(B->getLHS());
+    return Base::TraverseBinaryOperator(B);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    Out.insert(accessKey(Text.text(E->getBase()), Text.text(E->getIdx())));
+    return true;
+  }
+
+private:
+  const SourceText &Text;
+  std::set<std::string> &Out;
+};
+
+bool containsReturn(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (containsReturn(C))
+      return true;
+  return false;
+}
+
+/// The accesses every path through L[I..] executes, up to its end or a
+/// return. Branches are followed with what comes after them, so an `if`
+/// whose branch returns still counts the accesses of the other path.
+std::set<std::string> mustAccesses(const SourceText &Text,
+                                   std::vector<const Stmt *> L, size_t I,
+                                   int &Budget) {
+  if (I >= L.size() || --Budget < 0)
+    return {};
+  const Stmt *S = L[I];
+  std::set<std::string> Here;
+  auto Unconditional = [&](const Stmt *X) {
+    if (X)
+      UnconditionalAccesses(Text, Here).TraverseStmt(const_cast<Stmt *>(X));
+  };
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    Unconditional(R->getRetValue());
+    return Here;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    std::vector<const Stmt *> Flat(CS->body_begin(), CS->body_end());
+    Flat.insert(Flat.end(), L.begin() + I + 1, L.end());
+    return mustAccesses(Text, Flat, 0, Budget);
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S);
+      If && !If->getInit() && !If->getConditionVariable()) {
+    Unconditional(If->getCond());
+    std::vector<const Stmt *> T{If->getThen()}, E;
+    if (If->getElse())
+      E.push_back(If->getElse());
+    T.insert(T.end(), L.begin() + I + 1, L.end());
+    E.insert(E.end(), L.begin() + I + 1, L.end());
+    std::set<std::string> A = mustAccesses(Text, T, 0, Budget);
+    std::set<std::string> B = mustAccesses(Text, E, 0, Budget);
+    for (const std::string &X : A)
+      if (B.count(X))
+        Here.insert(X);
+    return Here;
+  }
+  if (isa<Expr>(S) || isa<DeclStmt>(S) || isa<NullStmt>(S)) {
+    Unconditional(S);
+  } else if (containsReturn(S)) {
+    return Here; // a loop or switch that may return: nothing after is sure
+  }
+  std::set<std::string> Rest = mustAccesses(Text, L, I + 1, Budget);
+  Here.insert(Rest.begin(), Rest.end());
+  return Here;
+}
+
 class MappingBuilder {
 public:
   MappingBuilder(const SourceText &Text, KernelInfo &Info)
@@ -288,6 +384,11 @@ public:
       if (!InDecl)
         M.StrayBuiltins.push_back(What);
     }
+
+    int Budget = 4096;
+    std::set<std::string> Must = mustAccesses(Text, Work, 0, Budget);
+    if (Budget >= 0)
+      M.MustAccesses.assign(Must.begin(), Must.end());
 
     findReduction(Work);
   }

@@ -28,6 +28,7 @@ cases=(
   "transpose-tile|transpose.cu|{\"transpose.shared_stage\": \"tile\", \"transpose.shared_pad\": 1, \"transpose.block\": [32, 32]}|333 517|yes"
   "transpose-tile-rows|transpose.cu|{\"transpose.shared_stage\": \"tile\", \"transpose.coarsen\": \"y4\"}|333 517|yes"
   "transpose-coarsen|transpose.cu|{\"transpose.coarsen\": \"y4\"}|333 517|no"
+  "stencil-halo|stencil2d.cu|{\"jacobi.shared_stage\": \"halo\", \"jacobi.block\": [32, 4]}|333 517|yes"
   "stencil-coarsen|stencil2d.cu|{\"jacobi.coarsen\": \"y2-contiguous\"}|333 517|no"
   "saxpy-vectorize|saxpy.cu|{\"saxpy.vectorize\": 4}||no"
   "saxpy-coarsen|saxpy.cu|{\"saxpy.coarsen\": \"x8\"}||no"

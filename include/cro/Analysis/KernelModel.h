@@ -239,6 +239,10 @@ struct ThreadMapping {
     bool InLoop = false;
   };
   std::vector<Return> Returns;
+  /// The elements ("base[index]", as accessKey() spells them) that every
+  /// path through the work accesses, to its end or to a return: a thread
+  /// inside the guard certainly reads or writes those.
+  std::vector<std::string> MustAccesses;
   /// threadIdx/blockIdx/gridDim read outside the index variables, e.g.
   /// "threadIdx.x at k.cu:7:3".
   std::vector<std::string> StrayBuiltins;

@@ -16,6 +16,9 @@
 
 namespace cro {
 
+/// How MustAccesses names an element: spelling without whitespace.
+std::string accessKey(llvm::StringRef Base, llvm::StringRef Index);
+
 /// Fills Info.Mapping from the kernel's body. Needs Info.Loops.
 void analyzeThreadMapping(const clang::FunctionDecl *Kernel,
                           const SourceText &Text, KernelInfo &Info);

@@ -1,0 +1,244 @@
+#include "HaloStage.h"
+#include "ReductionNest.h"
+#include "ThreadRemap.h"
+#include "cro/Analysis/ThreadMapping.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const int64_t MaxHalo = 4;
+
+/// dy and dx with C == dy * Stride + dx, |dx| small; nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>> split(const SymPoly &C,
+                                                 const SymPoly &Stride) {
+  if (std::optional<int64_t> S = Stride.constantValue()) {
+    std::optional<int64_t> V = C.constantValue();
+    if (!V || *S <= 2 * MaxHalo)
+      return std::nullopt;
+    int64_t DY = (*V >= 0 ? *V + *S / 2 : *V - *S / 2) / *S;
+    return std::pair(DY, *V - DY * *S);
+  }
+  // A symbolic stride (the row length parameter): C = dy*stride + dx.
+  if (Stride.terms().size() != 1 || Stride.terms().begin()->second != 1)
+    return std::nullopt;
+  const SymPoly::Monomial &M = Stride.terms().begin()->first;
+  int64_t DY = 0, DX = 0;
+  for (const auto &[Mono, Coef] : C.terms()) {
+    if (Mono.empty())
+      DX = Coef;
+    else if (Mono == M)
+      DY = Coef;
+    else
+      return std::nullopt;
+  }
+  return std::pair(DY, DX);
+}
+
+} // namespace
+
+HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
+  HaloPlan P;
+  const ThreadMapping &M = K.Mapping;
+  auto Fail = [&](const std::string &W) {
+    P.Refusal = W;
+    return P;
+  };
+  if (std::string Why = remapRefusal(K); !Why.empty())
+    return Fail(Why);
+  if (K.UsesSyncthreads || !K.SharedArrays.empty() || K.UsesWarpIntrinsics)
+    return Fail("the kernel already uses shared memory, barriers or warp "
+                "intrinsics");
+  const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
+  if (!X || !Y || M.indexVar("z"))
+    return Fail("halo staging needs a 2-D thread index");
+  if (M.GuardKind == "none" || !M.GuardIsBox || !M.UpperBounds.count(X->Name) ||
+      !M.UpperBounds.count(Y->Name))
+    return Fail("the guard does not bound both thread indices from above");
+  for (const char *D : {"x", "y"})
+    if (std::string Why = gridShrinkRefusal(Ctx, K, D); !Why.empty())
+      return Fail("the grid does not provably cover the guarded domain: " +
+                  Why);
+
+  // The read-only array with the most neighbour reads.
+  std::map<std::string, std::vector<HaloRead>> ByArray;
+  std::map<std::string, std::string> Broken;
+  for (const AccessInfo &A : K.Accesses) {
+    const ParamInfo *Param = nullptr;
+    for (const ParamInfo &PI : K.Params)
+      if (PI.Name == A.Base && PI.IsPointer && PI.Access == "read")
+        Param = &PI;
+    if (!Param || A.Space != "global")
+      continue;
+    auto Bad = [&](const std::string &Why) {
+      Broken.emplace(A.Base, "'" + A.Base + "' at " + A.Location + " " + Why);
+    };
+    StringRef Spelled = Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset);
+    if (A.Span.BeginOffset < M.Work.BeginOffset ||
+        A.Span.EndOffset > M.Work.EndOffset) {
+      Bad("is read outside the work");
+      continue;
+    }
+    if (!A.Direct || A.Indices.size() != 1 || !A.Indices[0].Affine ||
+        !Spelled.starts_with(A.Base) || !Spelled.ends_with("]")) {
+      Bad("is not read as `p[affine index]`");
+      continue;
+    }
+    const AffineExpr &F = A.Indices[0].Form;
+    SymPoly S = F.coefficient("threadIdx.y");
+    bool Shape =
+        F.coefficient("threadIdx.x").constantValue() == 1 &&
+        F.coefficient("blockIdx.x") == SymPoly::symbol("blockDim.x") &&
+        !S.isZero() &&
+        F.coefficient("blockIdx.y") == S * SymPoly::symbol("blockDim.y") &&
+        F.coefficients().size() == 4;
+    std::optional<std::pair<int64_t, int64_t>> D =
+        Shape ? split(F.constantPart(), S) : std::nullopt;
+    if (!D || std::abs(D->first) > MaxHalo || std::abs(D->second) > MaxHalo) {
+      Bad("is not the thread's element or a near neighbour of it");
+      continue;
+    }
+    ByArray[A.Base].push_back({&A, D->second, D->first});
+  }
+  std::string Best;
+  for (auto &[Name, Reads] : ByArray)
+    if (!Broken.count(Name) &&
+        (Best.empty() || Reads.size() > ByArray[Best].size()))
+      Best = Name;
+  if (Best.empty())
+    return Fail(Broken.empty() ? "no read-only array is read at neighbouring "
+                                 "elements"
+                               : Broken.begin()->second);
+  P.Array = Best;
+  P.Reads = ByArray[Best];
+  std::set<std::pair<int64_t, int64_t>> Offsets;
+  for (const HaloRead &R : P.Reads) {
+    Offsets.insert({R.DX, R.DY});
+    P.HX = std::max(P.HX, std::abs(R.DX));
+    P.HY = std::max(P.HY, std::abs(R.DY));
+    if (R.DX == 0 && R.DY == 0 &&
+        std::binary_search(
+            M.MustAccesses.begin(), M.MustAccesses.end(),
+            accessKey(R.Access->Base, R.Access->Indices[0].Text)))
+      P.Center = &R;
+  }
+  if (Offsets.size() < 3)
+    return Fail("'" + Best +
+                "' is read at fewer than 3 neighbouring "
+                "elements: nothing to share");
+  if (!P.Center)
+    return Fail("the thread's own element of '" + Best +
+                "' is not read on every path, so loading it is not known to "
+                "be safe");
+  // The loader evaluates the centre index at other positions: it may name
+  // only the thread indices, parameters and file-scope names.
+  StringRef FileScope = Ctx.Source.take_front(K.Span.BeginOffset);
+  for (const auto &Id : allIdentifiers(P.Center->Access->Indices[0].Text)) {
+    StringRef N = Id.getKey();
+    bool Known = N == X->Name || N == Y->Name ||
+                 !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
+    for (const ParamInfo &PI : K.Params)
+      Known |= PI.Name == N && !PI.IsPointer;
+    if (!Known)
+      return Fail("the index of '" + Best + "' uses '" + N.str() +
+                  "', a local the tile loader cannot see");
+  }
+  P.Type = P.Center->Access->ElementType;
+  for (StringRef Q : {"const ", "volatile "})
+    if (StringRef(P.Type).starts_with(Q))
+      P.Type = P.Type.substr(Q.size());
+  return P;
+}
+
+Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
+               const HaloPlan &P, const ResolvedConfig &Config, EditSet &Out) {
+  auto Bad = [&](const Twine &Why) {
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K.Name + ": " + Why.str());
+  };
+  if (const json::Value *V = Config.value(K.Name + ".coarsen");
+      V && *V != json::Value("none"))
+    return Bad("coarsen and shared-stage both remap its threads");
+  std::optional<std::array<int64_t, 3>> Block =
+      variantBlockShape(Ctx, K, Config);
+  if (!Block || (*Block)[2] != 1)
+    return Bad("a halo tile needs the block size at compile time");
+  int64_t BX = (*Block)[0], BY = (*Block)[1];
+  int64_t Pad = 0;
+  if (const json::Value *V = Config.value(sharedPadKnob(K)))
+    Pad = V->getAsInteger().value_or(0);
+  int64_t W = BX + 2 * P.HX, H = BY + 2 * P.HY;
+  if (H * (W + Pad) * 8 > 48 * 1024)
+    return Bad("the tile needs more than 48 KiB of shared memory");
+  const ThreadMapping &M = K.Mapping;
+  StringRef Src = Ctx.Source;
+  const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
+  std::string BoundX = M.UpperBounds.at(X->Name);
+  std::string BoundY = M.UpperBounds.at(Y->Name);
+  unsigned After = std::max(X->Decl.EndOffset, Y->Decl.EndOffset);
+  std::string I1 =
+      Src.slice(lineStart(Src, X->Decl.BeginOffset), X->Decl.BeginOffset).str();
+  std::string I2 = I1 + "  ", I3 = I2 + "  ";
+  std::string Tile = freshIdentifier(Src, P.Array + "_tile");
+  std::string E = freshIdentifier(Src, "e");
+  std::string TR = freshIdentifier(Src, "tr"), TC = freshIdentifier(Src, "tc");
+  auto S_ = [](int64_t V) { return std::to_string(V); };
+
+  std::string S = "\n" + I1 + "// cuda-rewrite-opt: '" + P.Array +
+                  "' and a halo of " + S_(P.HY) + " row(s), " + S_(P.HX) +
+                  " column(s) staged in shared memory\n";
+  S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + S_(H) + "][" +
+       S_(W + Pad) + "];\n";
+  S += I1 + "for (int " + E + " = threadIdx.y * " + S_(BX) +
+       " + threadIdx.x; " + E + " < " + S_(H * W) + "; " + E +
+       " += " + S_(BX * BY) + ") {\n";
+  S += I2 + "const int " + TR + " = " + E + " / " + S_(W) + ", " + TC + " = " +
+       E + " % " + S_(W) + ";\n";
+  S += I2 + "const " + X->Type + " " + X->Name + " = blockIdx.x * " + S_(BX) +
+       " + " + TC + " - " + S_(P.HX) + ";\n";
+  S += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + S_(BY) +
+       " + " + TR + " - " + S_(P.HY) + ";\n";
+  S += I2 + "if (" + X->Name + " >= 0 && " + Y->Name + " >= 0 && " + X->Name +
+       " < " + BoundX + " && " + Y->Name + " < " + BoundY + ")\n";
+  S += I3 + Tile + "[" + TR + "][" + TC +
+       "] = " + spanText(Ctx, P.Center->Access->Span) + ";\n";
+  S += I1 + "}\n" + I1 + "__syncthreads();";
+  if (Error Err = Out.insert(After, S))
+    return Err;
+
+  for (const HaloRead &R : P.Reads) {
+    std::string Cell = Tile + "[threadIdx.y + " + S_(P.HY + R.DY) +
+                       "][threadIdx.x + " + S_(P.HX + R.DX) + "]";
+    std::vector<std::string> Cond;
+    if (R.DX < 0)
+      Cond.push_back(X->Name + " >= " + S_(-R.DX));
+    if (R.DX > 0)
+      Cond.push_back(X->Name + " + " + S_(R.DX) + " < " + BoundX);
+    if (R.DY < 0)
+      Cond.push_back(Y->Name + " >= " + S_(-R.DY));
+    if (R.DY > 0)
+      Cond.push_back(Y->Name + " + " + S_(R.DY) + " < " + BoundY);
+    std::string Text = Cell;
+    if (!Cond.empty()) {
+      std::string C;
+      for (const std::string &X : Cond)
+        C += (C.empty() ? "" : " && ") + X;
+      // Outside the loaded region the original read is kept.
+      Text =
+          "(" + C + " ? " + Cell + " : " + spanText(Ctx, R.Access->Span) + ")";
+    }
+    if (Error Err = Out.replace(
+            R.Access->Span.BeginOffset,
+            R.Access->Span.EndOffset - R.Access->Span.BeginOffset, Text))
+      return Err;
+  }
+  return Error::success();
+}
+
+} // namespace cro
