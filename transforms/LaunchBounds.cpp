@@ -1,5 +1,6 @@
 #include "LaunchBounds.h"
 #include "BlockSize.h"
+#include "ReductionNest.h"
 #include "cro/Support/ToolError.h"
 
 using namespace llvm;
@@ -70,13 +71,19 @@ Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
   std::optional<int64_t> Threads = BlockSize::threadsPerBlock(*KI, Config);
   bool BlockChanged = Threads && KI->Bounds && KI->Bounds->MaxThreads.Value &&
                       *KI->Bounds->MaxThreads.Value != *Threads;
-  if (V == K.Default && !BlockChanged)
+  // Register tiles and staged loops need many more registers than the
+  // kernel as written; with more than 512 threads per block the compiler
+  // must be told the block size, or the variant may not launch at all.
+  bool RegistersBounded = Threads && *Threads > 512 && !KI->Bounds &&
+                          V == json::Value("none") &&
+                          reductionNestRewritten(Ctx, *KI, Config);
+  if (V == K.Default && !BlockChanged && !RegistersBounded)
     return Error::success();
   if (!Threads)
     return makeToolError(ExitCode::Internal, "no block size for " + K.Id);
 
   std::string Attr;
-  if (V == json::Value("max"))
+  if (V == json::Value("max") || RegistersBounded)
     Attr = "__launch_bounds__(" + std::to_string(*Threads) + ")";
   else if (std::optional<int64_t> MinBlocks = V.getAsInteger())
     Attr = "__launch_bounds__(" + std::to_string(*Threads) + ", " +

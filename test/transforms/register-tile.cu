@@ -10,6 +10,8 @@
 // RUN: echo '{"mm.register_tile": "4x2", "mm.shared_stage": 16, "forces.register_tile": "1x4", "forces.shared_stage": 64}' > %t.both.json
 // RUN: %cro %s --apply %t.both.json --diff | FileCheck %s --check-prefix=BOTH
 // RUN: %cro %s --apply %t.both.json -o %t.both.cu && nvcc -arch=sm_90 -c %t.both.cu -o %t.both.o
+// RUN: echo '{"mm.register_tile": "2x2", "mm.block": [32, 32], "nvcc.maxrregcount": 96}' > %t.big.json
+// RUN: %cro %s --apply %t.big.json --diff | FileCheck %s --check-prefix=BIG
 // RUN: echo '{"mm.register_tile": "2x2", "mm.coarsen": "x2"}' > %t.bad.json
 // RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | FileCheck %s --check-prefix=BAD
 #include <cuda_runtime.h>
@@ -83,5 +85,9 @@ void run(const float *A, const float *B, float *C, const float2 *p, float2 *f,
 // BOTH-NEXT: +        f[i] = make_float2(fx_r[oy][ox], fy_r[oy][ox]);
 // BOTH:      -  forces<<<(N + 127) / 128, 128>>>(p, f, N);
 // BOTH-NEXT: +  forces<<<(((N) + 4 - 1) / 4 + 127) / 128, 128>>>(p, f, N);
+
+// More than 512 threads per block: the register-hungry variant gets launch
+// bounds so that it still launches.
+// BIG: +__global__ void __launch_bounds__(1024) mm(const float *A, const float *B, float *C, int M, int N,
 
 // BAD: kernel mm: coarsen and register-tile/shared-stage both remap its threads

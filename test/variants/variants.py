@@ -37,7 +37,9 @@ def accepts(tool, src, cfg, arch="sm_90"):
 def configurations(knobs, rng, randoms, accept=None):
     """The default, each knob at both ends of its domain, and `randoms`
     random combinations, as (name, config) pairs. With accept, a random
-    combination it rejects is drawn again (up to 20 times)."""
+    combination it rejects is drawn again, up to 20 times, and left out if
+    none is accepted: the tool refuses those before building anything, so
+    they are not variants."""
     configs = [("default", {})]
     for k in knobs:
         for v in (k["values"][0], k["values"][-1]):
@@ -47,8 +49,8 @@ def configurations(knobs, rng, randoms, accept=None):
         for _ in range(20):
             cfg = {k["id"]: rng.choice(k["values"]) for k in knobs}
             if accept is None or accept(cfg):
+                configs.append((f"random#{i}", cfg))
                 break
-        configs.append((f"random#{i}", cfg))
     return configs
 
 
