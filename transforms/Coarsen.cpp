@@ -34,15 +34,7 @@ std::optional<Choice> parse(const json::Value &V) {
 
 void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
                        KnobSink &Out) const {
-  std::string Why;
-  if (K.UsesSyncthreads || !K.SharedArrays.empty())
-    Why = "threads of a block share data through shared memory; a block "
-          "would no longer hold the same outputs";
-  else if (K.UsesWarpIntrinsics)
-    Why = "threads exchange values with warp intrinsics";
-  else
-    Why = remapRefusal(K);
-  if (!Why.empty())
+  if (std::string Why = remapRefusal(K); !Why.empty())
     return Out.refuse(K.Name, Why, K.Location);
   Knob Kn;
   Kn.Id = K.Name + ".coarsen";

@@ -52,9 +52,6 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
-  if (K.UsesSyncthreads || !K.SharedArrays.empty() || K.UsesWarpIntrinsics)
-    return Fail("the kernel already uses shared memory, barriers or warp "
-                "intrinsics");
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
   if (!X || !Y || M.indexVar("z"))
     return Fail("halo staging needs a 2-D thread index");
@@ -149,10 +146,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       return Fail("the index of '" + Best + "' uses '" + N.str() +
                   "', a local the tile loader cannot see");
   }
-  P.Type = P.Center->Access->ElementType;
-  for (StringRef Q : {"const ", "volatile "})
-    if (StringRef(P.Type).starts_with(Q))
-      P.Type = P.Type.substr(Q.size());
+  P.Type = unqualifiedType(P.Center->Access->ElementType);
   return P;
 }
 

@@ -16,14 +16,6 @@ bool inside(const SourceSpan &In, const SourceSpan &Out) {
   return In.BeginOffset >= Out.BeginOffset && In.EndOffset <= Out.EndOffset;
 }
 
-std::string unqualified(StringRef Type) {
-  std::string Out;
-  for (StringRef W : llvm::split(Type, ' '))
-    if (!W.empty() && W != "const" && W != "volatile")
-      Out += (Out.empty() ? "" : " ") + W.str();
-  return Out;
-}
-
 /// Names for generated variables: unused in the file and among each other.
 class Names {
 public:
@@ -65,10 +57,6 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
   const ThreadMapping &M = K.Mapping;
   if (std::string Why = remapRefusal(K); !Why.empty())
     P.Refusal = Why;
-  else if (K.UsesSyncthreads || !K.SharedArrays.empty())
-    P.Refusal = "the kernel already uses shared memory or barriers";
-  else if (K.UsesWarpIntrinsics)
-    P.Refusal = "threads exchange values with warp intrinsics";
   else if (!M.Reduction)
     P.Refusal = "the work is not one loop with declarations before it";
   else if (!M.Reduction->Refusal.empty())
@@ -129,7 +117,7 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
       continue;
     }
     Op.Base = A.Base;
-    Op.Type = unqualified(A.ElementType);
+    Op.Type = unqualifiedType(A.ElementType);
     Op.IndexText = A.Indices[0].Text;
     Op.Uses.push_back(&A);
     auto Same = std::find_if(

@@ -30,9 +30,6 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
-  if (K.UsesSyncthreads || !K.SharedArrays.empty() || K.UsesWarpIntrinsics)
-    return Fail("the kernel already uses shared memory, barriers or warp "
-                "intrinsics");
   if (!M.indexVar("x") || !M.indexVar("y") || M.indexVar("z"))
     return Fail("staging a store through a tile needs a 2-D thread index");
   if (M.GuardKind != "none" && !M.GuardIsBox)
@@ -70,10 +67,7 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
     ++ValueBegin;
   unsigned ValueEnd = Src.rfind(';', M.Work.EndOffset);
   P.Value = {"", "", ValueBegin, ValueEnd};
-  P.Type = P.Store->ElementType;
-  for (StringRef Q : {"const ", "volatile "})
-    if (StringRef(P.Type).starts_with(Q))
-      P.Type = P.Type.substr(Q.size());
+  P.Type = unqualifiedType(P.Store->ElementType);
   return P;
 }
 

@@ -159,6 +159,11 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
 }
 
 std::string remapRefusal(const KernelInfo &K) {
+  if (K.UsesSyncthreads || !K.SharedArrays.empty())
+    return "threads of a block share data through shared memory; a block "
+           "would no longer hold the same outputs";
+  if (K.UsesWarpIntrinsics)
+    return "threads exchange values with warp intrinsics";
   if (!K.Mapping.Reason.empty())
     return K.Mapping.Reason;
   if (!K.TemplateParams.empty())
@@ -195,6 +200,14 @@ renameIdentifiers(StringRef Text,
     At = T.Offset + T.Length;
   }
   Out += Text.substr(At);
+  return Out;
+}
+
+std::string unqualifiedType(StringRef Type) {
+  std::string Out;
+  for (StringRef W : split(Type, ' '))
+    if (!W.empty() && W != "const" && W != "volatile")
+      Out += (Out.empty() ? "" : " ") + W.str();
   return Out;
 }
 

@@ -41,14 +41,17 @@ llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
                        llvm::StringRef Dim, int64_t Factor, EditSet &Out);
 
 /// Why the memory-hierarchy transforms cannot remap K's threads at all
-/// (shape not recognized, templates, threads that communicate); empty: they
-/// can.
+/// (threads that communicate through shared memory, barriers or warp
+/// intrinsics, shape not recognized, templates); empty: they can.
 std::string remapRefusal(const KernelInfo &K);
 
 /// Text with every identifier token named in Renames replaced.
 std::string
 renameIdentifiers(llvm::StringRef Text,
                   const std::map<std::string, std::string> &Renames);
+
+/// "const float" -> "float": an element type without its qualifiers.
+std::string unqualifiedType(llvm::StringRef Type);
 
 /// The original text of S.
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S);

@@ -29,14 +29,6 @@ std::string vectorType(StringRef Scalar, int64_t V) {
   return It->second + std::to_string(V);
 }
 
-std::string unqualified(StringRef Type) {
-  std::string Out;
-  for (StringRef W : split(Type, ' '))
-    if (!W.empty() && W != "const" && W != "volatile")
-      Out += (Out.empty() ? "" : " ") + W.str();
-  return Out;
-}
-
 struct Array {
   std::string Name, Type;
   bool Read = false, Written = false;
@@ -58,10 +50,8 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
-  if (K.UsesSyncthreads || !K.SharedArrays.empty() || K.UsesWarpIntrinsics ||
-      K.UsesAtomics)
-    return Fail("the kernel uses shared memory, barriers, warp intrinsics or "
-                "atomics");
+  if (K.UsesAtomics)
+    return Fail("the kernel updates memory atomically");
   P.X = M.indexVar("x");
   if (!P.X || M.IndexVars.size() != 1)
     return Fail("only 1-D element-wise kernels are vectorized");
@@ -93,10 +83,10 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
     auto It = std::find_if(P.Arrays.begin(), P.Arrays.end(),
                            [&](const Array &R) { return R.Name == A.Base; });
     if (It == P.Arrays.end()) {
-      P.Arrays.push_back({A.Base, unqualified(A.ElementType)});
+      P.Arrays.push_back({A.Base, unqualifiedType(A.ElementType)});
       It = P.Arrays.end() - 1;
     }
-    if (It->Type != unqualified(A.ElementType))
+    if (It->Type != unqualifiedType(A.ElementType))
       return Fail("'" + A.Base + "' is accessed with two element types");
     It->Read |= A.Mode == "read" || A.Mode == "readwrite";
     It->Written |= A.Mode == "write" || A.Mode == "readwrite";

@@ -74,16 +74,15 @@ bool isPure(const Stmt *S) {
   return !F.Impure;
 }
 
-/// Why a reduction loop's body cannot be run per output inside other loops
-/// and between barriers: it leaves early, synchronizes, or writes memory.
-class LoopBodyChecker : public RecursiveASTVisitor<LoopBodyChecker> {
-  using Base = RecursiveASTVisitor<LoopBodyChecker>;
+/// A visitor that knows how many loops and switches it is inside (where
+/// `break`, `continue` and the meaning of `return` for a per-output loop
+/// change).
+template <typename Derived>
+class NestCountingVisitor : public RecursiveASTVisitor<Derived> {
+  using Base = RecursiveASTVisitor<Derived>;
 
 public:
-  explicit LoopBodyChecker(const SourceText &Text) : Text(Text) {}
-  std::string Refusal;
-  unsigned Nest = 0; // loops and switches opened inside the body
-
+  unsigned Nest = 0;
 #define CRO_NESTED(KIND)                                                       \
   bool Traverse##KIND(KIND *S) {                                               \
     ++Nest;                                                                    \
@@ -97,6 +96,14 @@ public:
   CRO_NESTED(SwitchStmt)
   CRO_NESTED(CXXForRangeStmt)
 #undef CRO_NESTED
+};
+
+/// Why a reduction loop's body cannot be run per output inside other loops
+/// and between barriers: it leaves early, synchronizes, or writes memory.
+class LoopBodyChecker : public NestCountingVisitor<LoopBodyChecker> {
+public:
+  explicit LoopBodyChecker(const SourceText &Text) : Text(Text) {}
+  std::string Refusal;
 
   bool VisitReturnStmt(ReturnStmt *S) {
     return fail(S, "the loop body returns");
@@ -152,28 +159,12 @@ private:
   const SourceText &Text;
 };
 
-class ReturnFinder : public RecursiveASTVisitor<ReturnFinder> {
-  using Base = RecursiveASTVisitor<ReturnFinder>;
-
+class ReturnFinder : public NestCountingVisitor<ReturnFinder> {
 public:
   ReturnFinder(const SourceText &Text,
                const std::function<SourceSpan(const Stmt *)> &Span)
       : Text(Text), Span(Span) {}
   std::vector<ThreadMapping::Return> Returns;
-  unsigned Nest = 0;
-#define CRO_NESTED(KIND)                                                       \
-  bool Traverse##KIND(KIND *S) {                                               \
-    ++Nest;                                                                    \
-    bool R = Base::Traverse##KIND(S);                                          \
-    --Nest;                                                                    \
-    return R;                                                                  \
-  }
-  CRO_NESTED(ForStmt)
-  CRO_NESTED(WhileStmt)
-  CRO_NESTED(DoStmt)
-  CRO_NESTED(SwitchStmt)
-  CRO_NESTED(CXXForRangeStmt)
-#undef CRO_NESTED
   bool VisitReturnStmt(ReturnStmt *S) {
     Returns.push_back({Span(S), Nest > 0});
     return true;
