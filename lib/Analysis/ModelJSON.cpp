@@ -231,6 +231,9 @@ json::Value toJSON(const ThreadMapping &M) {
   for (const ThreadMapping::Return &R : M.Returns)
     Returns.push_back(
         json::Object{{"span", toJSON(R.Span)}, {"in_loop", R.InLoop}});
+  json::Object Bounds;
+  for (const auto &[Var, Bound] : M.UpperBounds)
+    Bounds[Var] = Bound;
   json::Value Reduction = nullptr;
   if (const std::optional<ReductionLoopInfo> &R = M.Reduction) {
     json::Array Before;
@@ -250,6 +253,8 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"index_vars", std::move(Vars)},
                       {"guard", M.GuardKind},
                       {"guard_condition", strOrNull(M.GuardCondition)},
+                      {"upper_bounds", std::move(Bounds)},
+                      {"guard_is_box", M.GuardIsBox},
                       {"work", toJSON(M.Work)},
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},
