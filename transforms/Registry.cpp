@@ -12,6 +12,7 @@
 #include "ReadOnly.h"
 #include "RegisterTile.h"
 #include "SharedStage.h"
+#include "Tile.h"
 #include "Unroll.h"
 #include "Vectorize.h"
 
@@ -29,6 +30,7 @@ const std::vector<std::unique_ptr<Transform>> &allTransforms() {
     V.push_back(std::make_unique<SharedStage>());
     V.push_back(std::make_unique<RegisterTile>());
     V.push_back(std::make_unique<Vectorize>());
+    V.push_back(std::make_unique<Tile>());
     return V;
   }();
   return All;

@@ -2,6 +2,7 @@
 #include "cro/Analysis/BodyAnalysis.h"
 #include "cro/Analysis/KernelCollector.h"
 #include "cro/Analysis/LaunchAnalysis.h"
+#include "cro/Analysis/LoopShape.h"
 #include "cro/Analysis/ThreadMapping.h"
 #include <algorithm>
 
@@ -48,6 +49,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
       // parse sees (hidden behind #ifndef __CUDA_ARCH__) is read from there.
       analyzeKernelBody(FD, *Text, K);
       analyzeThreadMapping(FD, *Text, K);
+      analyzeLoopShapes(FD, *Text, K);
       Entries.push_back({std::move(K), FD, Text});
     }
   }

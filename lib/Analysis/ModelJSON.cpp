@@ -122,27 +122,32 @@ json::Value toJSON(const ParamInfo &P) {
 }
 
 json::Value toJSON(const LoopInfo &L) {
-  return json::Object{{"id", L.Id},
-                      {"kind", L.Kind},
-                      {"location", L.Location},
-                      {"parent", strOrNull(L.Parent)},
-                      {"depth", L.Depth},
-                      {"induction_var", strOrNull(L.InductionVar)},
-                      {"init", strOrNull(L.Init)},
-                      {"bound", strOrNull(L.Bound)},
-                      {"compare", strOrNull(L.Compare)},
-                      {"step", strOrNull(L.Step)},
-                      {"step_kind", strOrNull(L.StepKind)},
-                      {"trip_count", optInt(L.TripCount)},
-                      {"step_value", optInt(L.StepValue)},
-                      {"unroll_pragma", L.HasUnrollPragma},
-                      {"contains_sync", L.ContainsSync},
-                      {"unroll_value", strOrNull(L.UnrollValue)},
-                      {"pragma_span", L.HasUnrollPragma ? toJSON(L.PragmaSpan)
-                                                        : json::Value(nullptr)},
-                      {"span", toJSON(L.Span)},
-                      {"indent", L.Indent},
-                      {"in_macro", L.InMacro}};
+  return json::Object{
+      {"id", L.Id},
+      {"kind", L.Kind},
+      {"location", L.Location},
+      {"parent", strOrNull(L.Parent)},
+      {"depth", L.Depth},
+      {"induction_var", strOrNull(L.InductionVar)},
+      {"init", strOrNull(L.Init)},
+      {"bound", strOrNull(L.Bound)},
+      {"compare", strOrNull(L.Compare)},
+      {"step", strOrNull(L.Step)},
+      {"step_kind", strOrNull(L.StepKind)},
+      {"trip_count", optInt(L.TripCount)},
+      {"step_value", optInt(L.StepValue)},
+      {"unroll_pragma", L.HasUnrollPragma},
+      {"contains_sync", L.ContainsSync},
+      {"unroll_value", strOrNull(L.UnrollValue)},
+      {"pragma_span",
+       L.HasUnrollPragma ? toJSON(L.PragmaSpan) : json::Value(nullptr)},
+      {"span", toJSON(L.Span)},
+      {"indent", L.Indent},
+      {"in_macro", L.InMacro},
+      {"strip_mine_refusal", strOrNull(L.StripMineRefusal)},
+      {"inner_loop", strOrNull(L.InnerLoop)},
+      {"interchange_refusal", strOrNull(L.InterchangeRefusal)},
+      {"interchange_aliasing", strOrNull(L.InterchangeAliasing)}};
 }
 
 json::Value toJSON(const IndexInfo &I) {

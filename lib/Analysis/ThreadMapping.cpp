@@ -1,4 +1,5 @@
 #include "cro/Analysis/ThreadMapping.h"
+#include "cro/Analysis/StmtQueries.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -47,56 +48,6 @@ bool isReturnOnly(const Stmt *S) {
     return !R->getRetValue();
   return false;
 }
-
-/// Reads memory, calls a function or has side effects beyond a local.
-class ImpurityFinder : public RecursiveASTVisitor<ImpurityFinder> {
-public:
-  bool Impure = false;
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *) {
-    return !(Impure = true);
-  }
-  bool VisitCallExpr(CallExpr *) { return !(Impure = true); }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->getOpcode() == UO_Deref || U->isIncrementDecrementOp())
-      Impure = true;
-    return !Impure;
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      Impure = true;
-    return !Impure;
-  }
-};
-
-bool isPure(const Stmt *S) {
-  ImpurityFinder F;
-  F.TraverseStmt(const_cast<Stmt *>(S));
-  return !F.Impure;
-}
-
-/// A visitor that knows how many loops and switches it is inside (where
-/// `break`, `continue` and the meaning of `return` for a per-output loop
-/// change).
-template <typename Derived>
-class NestCountingVisitor : public RecursiveASTVisitor<Derived> {
-  using Base = RecursiveASTVisitor<Derived>;
-
-public:
-  unsigned Nest = 0;
-#define CRO_NESTED(KIND)                                                       \
-  bool Traverse##KIND(KIND *S) {                                               \
-    ++Nest;                                                                    \
-    bool R = Base::Traverse##KIND(S);                                          \
-    --Nest;                                                                    \
-    return R;                                                                  \
-  }
-  CRO_NESTED(ForStmt)
-  CRO_NESTED(WhileStmt)
-  CRO_NESTED(DoStmt)
-  CRO_NESTED(SwitchStmt)
-  CRO_NESTED(CXXForRangeStmt)
-#undef CRO_NESTED
-};
 
 /// Why a reduction loop's body cannot be run per output inside other loops
 /// and between barriers: it leaves early, synchronizes, or writes memory.

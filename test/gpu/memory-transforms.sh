@@ -30,6 +30,8 @@ cases=(
   "transpose-coarsen|transpose.cu|{\"transpose.coarsen\": \"y4\"}|333 517|no"
   "stencil-halo|stencil2d.cu|{\"jacobi.shared_stage\": \"halo\", \"jacobi.block\": [32, 4]}|333 517|yes"
   "stencil-coarsen|stencil2d.cu|{\"jacobi.coarsen\": \"y2-contiguous\"}|333 517|no"
+  "sgemm-strip-mine|sgemm.cu|{\"sgemm.tile.L0\": 16}|333|no"
+  "nbody-strip-mine|nbody.cu|{\"accelerations.tile.L0\": 32}|1001|no"
   "saxpy-vectorize|saxpy.cu|{\"saxpy.vectorize\": 4}||no"
   "saxpy-coarsen|saxpy.cu|{\"saxpy.coarsen\": \"x8\"}||no"
   "nbody-stage-tile|nbody.cu|{\"accelerations.shared_stage\": 32, \"accelerations.register_tile\": \"1x4\"}|1001|yes"

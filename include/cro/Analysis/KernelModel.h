@@ -139,6 +139,20 @@ struct LoopInfo {
   std::string Indent;      ///< leading whitespace of the loop's first line
   bool InMacro = false;    ///< written inside a macro expansion
   bool ContainsSync = false; ///< __syncthreads() inside
+  SourceSpan Header;         ///< `for (...)`, up to the closing parenthesis
+  SourceSpan Body;           ///< the body statement (`;` included)
+  std::string VarType;       ///< the induction variable's declared type
+  /// Why the loop cannot be strip-mined ("" = it can): it is not
+  /// `for (T v = b; v < e; ++v)`, or the body leaves it (break, goto) or
+  /// changes v or what e is computed from.
+  std::string StripMineRefusal = "not a for loop";
+  /// The loop that is this loop's whole body (a perfect nest), and why the
+  /// two cannot trade places ("" = they can: no iteration of the body
+  /// depends on another).
+  std::string InnerLoop, InterchangeRefusal;
+  /// Set when the interchange is legal only if no two pointer parameters
+  /// alias (lifted by --assume-no-alias): the reason.
+  std::string InterchangeAliasing;
 };
 
 struct IndexInfo {

@@ -1,0 +1,339 @@
+#include "cro/Analysis/LoopShape.h"
+#include "cro/Analysis/AffineBuilder.h"
+#include "cro/Analysis/StmtQueries.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const VarDecl *refVar(const Expr *E) {
+  if (const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(E)))
+    return dyn_cast<VarDecl>(DR->getDecl());
+  return nullptr;
+}
+
+/// `for (T v = b; v < e; ++v)` (or v++, v += 1): v, b and e.
+struct Canonical {
+  const VarDecl *Var = nullptr;
+  const Expr *Begin = nullptr, *End = nullptr;
+};
+
+std::optional<Canonical> canonical(const ForStmt *F, const ASTContext &Ctx) {
+  Canonical C;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+      DS && DS->isSingleDecl())
+    C.Var = dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (!C.Var || !C.Var->getInit() || !C.Var->getType()->isIntegerType())
+    return std::nullopt;
+  C.Begin = C.Var->getInit();
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || Cond->getOpcode() != BO_LT || refVar(Cond->getLHS()) != C.Var)
+    return std::nullopt;
+  C.End = Cond->getRHS();
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  bool Unit = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    Unit = U->isIncrementOp() && refVar(U->getSubExpr()) == C.Var;
+  if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    Unit = B->getOpcode() == BO_AddAssign && refVar(B->getLHS()) == C.Var &&
+           evaluateInt(B->getRHS(), Ctx) == 1;
+  if (!Unit)
+    return std::nullopt;
+  return C;
+}
+
+std::set<const VarDecl *> referencedVars(const Stmt *S) {
+  std::set<const VarDecl *> Out;
+  if (!S)
+    return Out;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.insert(V);
+  for (const Stmt *C : S->children()) {
+    std::set<const VarDecl *> Sub = referencedVars(C);
+    Out.insert(Sub.begin(), Sub.end());
+  }
+  return Out;
+}
+
+/// A break or goto that leaves the loop whose body this is.
+class ExitFinder : public NestCountingVisitor<ExitFinder> {
+public:
+  explicit ExitFinder(const SourceText &Text) : Text(Text) {}
+  std::string Found;
+  bool VisitBreakStmt(BreakStmt *S) {
+    return Nest || fail(S, "the body leaves the loop with break");
+  }
+  bool VisitGotoStmt(GotoStmt *S) {
+    return fail(S, "the body jumps with goto");
+  }
+
+protected:
+  bool fail(const Stmt *S, const std::string &Why) {
+    Found = Why + " at " + Text.location(S->getBeginLoc());
+    return false;
+  }
+  const SourceText &Text;
+};
+
+/// Whether the iterations of a nest body are independent: no early exits,
+/// no barriers, writes only to locals of the body or to array elements.
+class IndependenceChecker : public NestCountingVisitor<IndependenceChecker> {
+public:
+  IndependenceChecker(const SourceText &Text, const Stmt *Body)
+      : Text(Text), Body(Body) {}
+  std::string Refusal;
+  struct Access {
+    std::string Base, Index;
+    const Expr *IndexExpr;
+  };
+  std::vector<Access> Writes, Reads;
+
+  bool VisitReturnStmt(ReturnStmt *S) { return fail(S, "the body returns"); }
+  bool VisitGotoStmt(GotoStmt *S) { return fail(S, "the body uses goto"); }
+  bool VisitBreakStmt(BreakStmt *S) {
+    return Nest || fail(S, "the body leaves the loop");
+  }
+  bool VisitContinueStmt(ContinueStmt *S) {
+    return Nest || fail(S, "the body uses continue");
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    std::string Name = FD ? FD->getNameAsString() : "";
+    if (StringRef(Name).contains("sync") ||
+        StringRef(Name).starts_with("__shfl"))
+      return fail(C, "the body synchronizes threads (" + Name + ")");
+    if (StringRef(Name).starts_with("atomic"))
+      return fail(C, "the body updates memory atomically");
+    for (const Expr *A : C->arguments())
+      if (A->getType()->isPointerType())
+        return fail(C, "the body passes a pointer to '" + Name + "'");
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    return !B->isAssignmentOp() || write(B, B->getLHS());
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    return !U->isIncrementDecrementOp() || write(U, U->getSubExpr());
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    return !C->isAssignmentOp() || C->getNumArgs() == 0 ||
+           write(C, C->getArg(0));
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    Reads.push_back({normalizeSpelling(Text.text(E->getBase())),
+                     normalizeSpelling(Text.text(E->getIdx())), E->getIdx()});
+    return true;
+  }
+
+private:
+  bool write(const Stmt *S, const Expr *LHS) {
+    LHS = LHS->IgnoreParenImpCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS)) {
+      Writes.push_back({normalizeSpelling(Text.text(AS->getBase())),
+                        normalizeSpelling(Text.text(AS->getIdx())),
+                        AS->getIdx()});
+      return true;
+    }
+    const VarDecl *V = refVar(LHS);
+    const SourceManager &SM = Text.context().getSourceManager();
+    if (V && V->hasLocalStorage() &&
+        !SM.isBeforeInTranslationUnit(V->getLocation(), Body->getBeginLoc()))
+      return true; // declared inside the body: each iteration has its own
+    return fail(S, "the body writes '" + Text.text(LHS) +
+                       "', declared outside the nest: reordering the "
+                       "iterations would change it (or its rounding)");
+  }
+  bool fail(const Stmt *S, const std::string &Why) {
+    Refusal = Why + " at " + Text.location(S->getBeginLoc());
+    return false;
+  }
+  const SourceText &Text;
+  const Stmt *Body;
+};
+
+class LoopShapes {
+public:
+  LoopShapes(const FunctionDecl *Kernel, const SourceText &Text,
+             KernelInfo &Info)
+      : Kernel(Kernel), Text(Text), Info(Info) {
+    const SourceManager &SM = Text.context().getSourceManager();
+    Buffer = SM.getBufferData(SM.getMainFileID());
+  }
+
+  void run(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      describe(F);
+    for (const Stmt *C : S->children())
+      run(C);
+  }
+
+private:
+  LoopInfo *loopAt(const Stmt *S) {
+    unsigned Offset = Text.span(S->getSourceRange()).BeginOffset;
+    for (LoopInfo &L : Info.Loops)
+      if (L.Span.BeginOffset == Offset && L.Kind == "for")
+        return &L;
+    return nullptr;
+  }
+
+  SourceSpan withSemicolon(const Stmt *S) {
+    SourceSpan Sp = Text.span(S->getSourceRange());
+    unsigned E = Sp.EndOffset;
+    while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
+      ++E;
+    if (E < Buffer.size() && Buffer[E] == ';' && !isa<CompoundStmt>(S))
+      Sp.EndOffset = E + 1;
+    return Sp;
+  }
+
+  void describe(const ForStmt *F) {
+    LoopInfo *L = loopAt(F);
+    if (!L)
+      return;
+    L->Header = Text.span(SourceRange(F->getBeginLoc(), F->getRParenLoc()));
+    L->Body = withSemicolon(F->getBody());
+    L->StripMineRefusal = stripMineRefusal(F, *L);
+    L->InnerLoop.clear();
+    L->InterchangeRefusal.clear();
+    const Stmt *B = F->getBody();
+    if (const auto *CS = dyn_cast<CompoundStmt>(B); CS && CS->size() == 1)
+      B = CS->body_front();
+    const auto *G = dyn_cast<ForStmt>(B);
+    const LoopInfo *Inner = G ? loopAt(G) : nullptr;
+    if (!Inner)
+      return;
+    L->InnerLoop = Inner->Id;
+    L->InterchangeRefusal = interchangeRefusal(F, G, *L);
+  }
+
+  std::string stripMineRefusal(const ForStmt *F, LoopInfo &L) {
+    if (F->getBeginLoc().isMacroID() || F->getBody()->getBeginLoc().isMacroID())
+      return "the loop is written with a macro";
+    std::optional<Canonical> C = canonical(F, Text.context());
+    if (!C)
+      return "the loop is not `for (T v = begin; v < end; ++v)`";
+    L.VarType = C->Var->getType().getAsString();
+    DenseSet<const VarDecl *> Modified = modifiedVariables(F->getBody());
+    if (Modified.count(C->Var))
+      return "the body changes the loop variable";
+    if (!isPure(C->End))
+      return "the bound reads memory or calls a function";
+    for (const VarDecl *V : referencedVars(C->End))
+      if (Modified.count(V))
+        return "the body changes '" + V->getNameAsString() +
+               "', which the bound is computed from";
+    ExitFinder X(Text);
+    X.TraverseStmt(const_cast<Stmt *>(F->getBody()));
+    return X.Found;
+  }
+
+  std::string interchangeRefusal(const ForStmt *F, const ForStmt *G,
+                                 LoopInfo &L) {
+    if (!L.StripMineRefusal.empty())
+      return L.StripMineRefusal;
+    std::optional<Canonical> CF = canonical(F, Text.context());
+    std::optional<Canonical> CG = canonical(G, Text.context());
+    if (!CG || !isPure(CG->End) || !isPure(CG->Begin))
+      return "the inner loop is not `for (T w = begin; w < end; ++w)` with "
+             "bounds in registers";
+    std::set<const VarDecl *> GBounds = referencedVars(CG->Begin);
+    std::set<const VarDecl *> GEnd = referencedVars(CG->End);
+    GBounds.insert(GEnd.begin(), GEnd.end());
+    if (GBounds.count(CF->Var))
+      return "the inner loop's bounds depend on the outer loop's variable";
+    const Stmt *S = G->getBody();
+    DenseSet<const VarDecl *> Modified = modifiedVariables(S);
+    for (const VarDecl *V : GBounds)
+      if (Modified.count(V))
+        return "the body changes what the inner loop's bounds are computed "
+               "from";
+    IndependenceChecker Ind(Text, S);
+    Ind.TraverseStmt(const_cast<Stmt *>(S));
+    if (!Ind.Refusal.empty())
+      return Ind.Refusal;
+
+    // Each written element belongs to one iteration: index = v*E_w + w or
+    // w*E_v + v with 0-based loops, and every access to that array uses it.
+    AffineBuilder Affine(Text, Kernel);
+    Affine.addLoopVariable(CF->Var);
+    Affine.addLoopVariable(CG->Var);
+    std::set<std::string> Written;
+    for (const auto &W : Ind.Writes) {
+      Written.insert(W.Base);
+      AffineBuilder::Result R = Affine.build(W.IndexExpr);
+      if (!R.Form)
+        return "the index of '" + W.Base + "' is not affine";
+      std::string V = CF->Var->getNameAsString(),
+                  Wn = CG->Var->getNameAsString();
+      auto Extent = [&](const Canonical &C) -> std::optional<SymPoly> {
+        if (evaluateInt(C.Begin, Text.context()) != 0)
+          return std::nullopt;
+        AffineBuilder::Result E = Affine.build(C.End);
+        if (!E.Form || E.Form->hasVariables())
+          return std::nullopt;
+        return E.Form->constantPart();
+      };
+      std::optional<SymPoly> EF = Extent(*CF), EG = Extent(*CG);
+      const AffineExpr &Fm = *R.Form;
+      bool RowMajor = EG && Fm.coefficient(Wn).constantValue() == 1 &&
+                      Fm.coefficient(V) == *EG;
+      bool ColMajor = EF && Fm.coefficient(V).constantValue() == 1 &&
+                      Fm.coefficient(Wn) == *EF;
+      if (!RowMajor && !ColMajor)
+        return "cannot prove that each iteration writes its own element of '" +
+               W.Base + "' (index " + W.Index + ")";
+      for (const auto &A : Ind.Reads)
+        if (A.Base == W.Base && A.Index != W.Index)
+          return "'" + W.Base + "' is read at " + A.Index +
+                 ", another iteration's element";
+      for (const auto &B : Ind.Writes)
+        if (B.Base == W.Base && B.Index != W.Index)
+          return "'" + W.Base + "' is written at two indices";
+    }
+    // Another pointer may name the same memory as a written array.
+    for (const std::string &Base : Written) {
+      const ParamInfo *P = nullptr;
+      for (const ParamInfo &PI : Info.Params)
+        if (PI.Name == Base)
+          P = &PI;
+      for (const auto &A : Ind.Reads) {
+        if (Written.count(A.Base))
+          continue;
+        for (const ParamInfo &Q : Info.Params)
+          if (Q.Name == A.Base && Q.IsPointer &&
+              !(P && P->IsRestrict && Q.IsRestrict))
+            L.InterchangeAliasing = "'" + A.Base + "' may point into '" + Base +
+                                    "' (neither is __restrict__); pass "
+                                    "--assume-no-alias if they never overlap";
+      }
+    }
+    return "";
+  }
+
+  const FunctionDecl *Kernel;
+  const SourceText &Text;
+  KernelInfo &Info;
+  StringRef Buffer;
+};
+
+} // namespace
+
+void analyzeLoopShapes(const FunctionDecl *Kernel, const SourceText &Text,
+                       KernelInfo &Info) {
+  if (!Kernel->getBody() || !Text.inMainFile(Kernel->getLocation()))
+    return;
+  LoopShapes(Kernel, Text, Info).run(Kernel->getBody());
+}
+
+} // namespace cro
