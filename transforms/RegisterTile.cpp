@@ -9,6 +9,8 @@ namespace cro {
 void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {
   NestPlan P = planReductionNest(Ctx, K);
+  if (P.Refusal.empty())
+    P.Refusal = blockShapeRefusal(K);
   if (!P.Refusal.empty())
     return Out.refuse(K.Name, P.Refusal, K.Location);
   std::vector<int64_t> Ys{1}, Xs{1};

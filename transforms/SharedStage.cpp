@@ -172,6 +172,9 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Stage.Default = "none";
   Pad.Default = 0;
   Pad.Values = {0, 1};
+  if (std::string Why = blockShapeRefusal(K);
+      !Why.empty() && K.Mapping.Reason.empty())
+    return Out.refuse(K.Name, Why, K.Location);
   NestPlan Nest = planReductionNest(Ctx, K);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
     Stage.Values = {"none", 8, 16, 32, 64};

@@ -93,6 +93,27 @@ variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
   return Common;
 }
 
+std::string blockShapeRefusal(const KernelInfo &K) {
+  if (K.Launches.empty())
+    return "the kernel is never launched in this file, so its block size "
+           "(which sizes the tiles) is unknown";
+  std::optional<std::vector<int64_t>> Common;
+  for (const LaunchSite &L : K.Launches) {
+    std::vector<int64_t> S;
+    for (const ValueOrigin &D : L.Block.Dims) {
+      if (!D.Value)
+        return "the block size at " + L.Location + " ('" + L.Block.Text +
+               "') is not known at compile time, and tiles are sized by it";
+      S.push_back(*D.Value);
+    }
+    if (Common && *Common != S)
+      return "the launches use different block sizes, and tiles are sized "
+             "by it";
+    Common = S;
+  }
+  return "";
+}
+
 std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                               StringRef Dim) {
   const ThreadIndexVar *V = K.Mapping.indexVar(Dim);

@@ -27,6 +27,11 @@ std::optional<std::array<int64_t, 3>>
 variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
                   const ResolvedConfig &Config);
 
+/// Why K's block shape is not known at compile time (no launch in the file,
+/// a block computed at run time, launches that disagree); empty when it is.
+/// Tiles are sized by it.
+std::string blockShapeRefusal(const KernelInfo &K);
+
 /// Why the grid of K's launches cannot be shrunk in dimension Dim ("x", "y")
 /// so that each thread covers several outputs; empty when it can. Shrinking
 /// is exact when the grid is ceil(E / block) and the guard bounds the
