@@ -1,0 +1,230 @@
+#include "cro/Database/TuningDatabase.h"
+#include "cro/Support/ToolError.h"
+#include <sqlite3.h>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const char *Schema = R"sql(
+CREATE TABLE IF NOT EXISTS evaluations (
+  id INTEGER PRIMARY KEY,
+  source_hash TEXT NOT NULL,
+  file TEXT NOT NULL,
+  kernel TEXT NOT NULL,
+  config TEXT NOT NULL,
+  sequence TEXT NOT NULL,
+  gpu TEXT NOT NULL,
+  compute_capability TEXT NOT NULL,
+  driver TEXT NOT NULL,
+  nvcc TEXT NOT NULL,
+  flags TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  median_ms REAL,
+  spread_ms REAL,
+  original_ms REAL,
+  metrics TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+  UNIQUE (source_hash, kernel, config, gpu, driver, nvcc)
+);
+CREATE INDEX IF NOT EXISTS evaluations_by_source
+  ON evaluations (source_hash, gpu, verdict, median_ms);
+)sql";
+
+/// A prepared statement, finalized when it goes out of scope.
+class Statement {
+public:
+  Statement(sqlite3 *Db, const char *Sql) : Db(Db) {
+    Rc = sqlite3_prepare_v2(Db, Sql, -1, &S, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(S); }
+  Statement(const Statement &) = delete;
+  Statement &operator=(const Statement &) = delete;
+
+  bool ok() const { return Rc == SQLITE_OK; }
+  void bind(int I, StringRef V) {
+    sqlite3_bind_text(S, I, V.data(), V.size(), SQLITE_TRANSIENT);
+  }
+  void bind(int I, std::optional<double> V) {
+    if (V)
+      sqlite3_bind_double(S, I, *V);
+    else
+      sqlite3_bind_null(S, I);
+  }
+  int step() { return Rc = sqlite3_step(S); }
+  std::string text(int I) const {
+    const unsigned char *T = sqlite3_column_text(S, I);
+    return T ? reinterpret_cast<const char *>(T) : "";
+  }
+  std::optional<double> real(int I) const {
+    if (sqlite3_column_type(S, I) == SQLITE_NULL)
+      return std::nullopt;
+    return sqlite3_column_double(S, I);
+  }
+  int64_t integer(int I) const { return sqlite3_column_int64(S, I); }
+  Error error(StringRef What) const {
+    return makeToolError(ExitCode::Internal, "tuning database: " + What + ": " +
+                                                 sqlite3_errmsg(Db));
+  }
+
+private:
+  sqlite3 *Db;
+  sqlite3_stmt *S = nullptr;
+  int Rc;
+};
+
+const char *Columns =
+    "id, source_hash, file, kernel, config, sequence, gpu, "
+    "compute_capability, driver, nvcc, flags, verdict, reason, median_ms, "
+    "spread_ms, original_ms, metrics, strategy";
+
+EvaluationRecord readRow(const Statement &S) {
+  EvaluationRecord R;
+  R.Id = S.integer(0);
+  R.SourceHash = S.text(1);
+  R.File = S.text(2);
+  R.Kernel = S.text(3);
+  R.Config = S.text(4);
+  R.Sequence = S.text(5);
+  R.Where = {S.text(6), S.text(7), S.text(8), S.text(9)};
+  R.Flags = S.text(10);
+  R.Verdict = S.text(11);
+  R.Reason = S.text(12);
+  R.MedianMs = S.real(13);
+  R.SpreadMs = S.real(14);
+  R.OriginalMs = S.real(15);
+  R.Metrics = S.text(16);
+  R.Strategy = S.text(17);
+  return R;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
+  sqlite3 *Db = nullptr;
+  std::string P = Path.str();
+  if (sqlite3_open_v2(P.c_str(), &Db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                          SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    std::string Msg = Db ? sqlite3_errmsg(Db) : "out of memory";
+    sqlite3_close(Db);
+    return makeToolError(ExitCode::OutputError,
+                         "cannot open the tuning database " + P + ": " + Msg);
+  }
+  std::unique_ptr<TuningDatabase> T(new TuningDatabase(Db));
+  // Several searches may write at once: readers never block the writer in
+  // WAL mode, and a writer waits for another's transaction to end.
+  sqlite3_busy_timeout(Db, 30000);
+  if (Error E = T->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"))
+    return std::move(E);
+  if (Error E = T->exec(Schema))
+    return std::move(E);
+  return std::move(T);
+}
+
+TuningDatabase::~TuningDatabase() { sqlite3_close(Db); }
+
+Error TuningDatabase::exec(const char *Sql) {
+  char *Msg = nullptr;
+  if (sqlite3_exec(Db, Sql, nullptr, nullptr, &Msg) != SQLITE_OK) {
+    std::string M = Msg ? Msg : sqlite3_errmsg(Db);
+    sqlite3_free(Msg);
+    return makeToolError(ExitCode::OutputError, "tuning database: " + M);
+  }
+  return Error::success();
+}
+
+Error TuningDatabase::record(const EvaluationRecord &R) {
+  Statement S(Db, "INSERT OR REPLACE INTO evaluations (source_hash, file, "
+                  "kernel, config, sequence, gpu, compute_capability, driver, "
+                  "nvcc, flags, verdict, reason, median_ms, spread_ms, "
+                  "original_ms, metrics, strategy) VALUES (?, ?, ?, ?, ?, ?, "
+                  "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!S.ok())
+    return S.error("prepare insert");
+  int I = 1;
+  for (StringRef V :
+       {StringRef(R.SourceHash), StringRef(R.File), StringRef(R.Kernel),
+        StringRef(R.Config), StringRef(R.Sequence), StringRef(R.Where.Gpu),
+        StringRef(R.Where.ComputeCapability), StringRef(R.Where.Driver),
+        StringRef(R.Where.Nvcc), StringRef(R.Flags), StringRef(R.Verdict),
+        StringRef(R.Reason)})
+    S.bind(I++, V);
+  S.bind(I++, R.MedianMs);
+  S.bind(I++, R.SpreadMs);
+  S.bind(I++, R.OriginalMs);
+  S.bind(I++, StringRef(R.Metrics));
+  S.bind(I++, StringRef(R.Strategy));
+  // One statement is one (implicit) transaction: a crash leaves the row
+  // whole or absent.
+  if (S.step() != SQLITE_DONE)
+    return S.error("insert");
+  return Error::success();
+}
+
+Expected<std::optional<EvaluationRecord>>
+TuningDatabase::find(StringRef SourceHash, StringRef Config,
+                     const Platform &Where) {
+  std::string Sql = std::string("SELECT ") + Columns +
+                    " FROM evaluations WHERE source_hash = ? AND config = ? "
+                    "AND gpu = ? AND driver = ? AND nvcc = ?";
+  Statement S(Db, Sql.c_str());
+  if (!S.ok())
+    return S.error("prepare find");
+  S.bind(1, SourceHash);
+  S.bind(2, Config);
+  S.bind(3, StringRef(Where.Gpu));
+  S.bind(4, StringRef(Where.Driver));
+  S.bind(5, StringRef(Where.Nvcc));
+  int Rc = S.step();
+  if (Rc == SQLITE_ROW)
+    return std::optional<EvaluationRecord>(readRow(S));
+  if (Rc != SQLITE_DONE)
+    return S.error("find");
+  return std::optional<EvaluationRecord>();
+}
+
+Expected<std::vector<EvaluationRecord>>
+TuningDatabase::evaluations(StringRef SourceHash, StringRef Gpu) {
+  std::string Sql = std::string("SELECT ") + Columns +
+                    " FROM evaluations WHERE source_hash = ? AND gpu = ? "
+                    "ORDER BY id";
+  Statement S(Db, Sql.c_str());
+  if (!S.ok())
+    return S.error("prepare list");
+  S.bind(1, SourceHash);
+  S.bind(2, Gpu);
+  std::vector<EvaluationRecord> Out;
+  int Rc;
+  while ((Rc = S.step()) == SQLITE_ROW)
+    Out.push_back(readRow(S));
+  if (Rc != SQLITE_DONE)
+    return S.error("list");
+  return Out;
+}
+
+Expected<std::optional<EvaluationRecord>>
+TuningDatabase::bestVerified(StringRef SourceHash, StringRef Gpu) {
+  std::string Sql = std::string("SELECT ") + Columns +
+                    " FROM evaluations WHERE source_hash = ? AND gpu = ? AND "
+                    "verdict = 'verified' AND median_ms IS NOT NULL ORDER BY "
+                    "median_ms, id LIMIT 1";
+  Statement S(Db, Sql.c_str());
+  if (!S.ok())
+    return S.error("prepare best");
+  S.bind(1, SourceHash);
+  S.bind(2, Gpu);
+  int Rc = S.step();
+  if (Rc == SQLITE_ROW)
+    return std::optional<EvaluationRecord>(readRow(S));
+  if (Rc != SQLITE_DONE)
+    return S.error("best");
+  return std::optional<EvaluationRecord>();
+}
+
+} // namespace cro
