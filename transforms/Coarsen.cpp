@@ -1,4 +1,5 @@
 #include "Coarsen.h"
+#include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -11,17 +12,15 @@ namespace {
 
 const int64_t Factors[] = {2, 4, 8};
 
-struct Choice {
-  std::string Dim;
-  int64_t Factor = 1;
-  bool Contiguous = false;
-};
+} // namespace
 
-std::optional<Choice> parse(const json::Value &V) {
+namespace {
+
+std::optional<Coarsening> parse(const json::Value &V) {
   std::optional<StringRef> S = V.getAsString();
   if (!S || *S == "none" || S->size() < 2)
     return std::nullopt;
-  Choice C;
+  Coarsening C;
   C.Dim = S->take_front(1).str();
   StringRef Rest = S->drop_front(1);
   C.Contiguous = Rest.consume_back("-contiguous");
@@ -31,6 +30,12 @@ std::optional<Choice> parse(const json::Value &V) {
 }
 
 } // namespace
+
+std::optional<Coarsening> coarsening(const KernelInfo &K,
+                                     const ResolvedConfig &Config) {
+  const json::Value *V = Config.value(K.Name + ".coarsen");
+  return V ? parse(*V) : std::nullopt;
+}
 
 void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
                        KnobSink &Out) const {
@@ -64,14 +69,14 @@ void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
 Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
                      const json::Value &V, const ResolvedConfig &Config,
                      EditSet &Out) const {
-  std::optional<Choice> C = parse(V);
+  std::optional<Coarsening> C = parse(V);
   if (!C)
     return Error::success();
   const KernelInfo *K = kernelOf(Ctx, Kn);
   // A transposed shared tile takes its rows per thread from this knob and
   // writes the kernel itself.
   if (const json::Value *Stage =
-          K ? Config.value(K->Name + ".shared_stage") : nullptr;
+          K ? Config.value(sharedStageKnob(*K)) : nullptr;
       Stage && *Stage == json::Value("tile"))
     return Error::success();
   const ThreadIndexVar *IV = K ? K->Mapping.indexVar(C->Dim) : nullptr;

@@ -18,6 +18,18 @@ namespace cro {
 /// outputs), it reads no threadIdx/blockIdx/gridDim outside the index, and
 /// every launch sizes that grid dimension as ceil(E / block) with E the
 /// bound the guard uses.
+/// A value of the coarsen knob, read: "x4" is {x, 4, strided}.
+struct Coarsening {
+  std::string Dim;
+  int64_t Factor = 1;
+  bool Contiguous = false;
+};
+
+/// How Config coarsens K; nullopt for "none" (or no coarsen knob). The
+/// transforms that remap threads themselves read it to compose or refuse.
+std::optional<Coarsening> coarsening(const KernelInfo &K,
+                                     const ResolvedConfig &Config);
+
 class Coarsen : public Transform {
 public:
   llvm::StringRef name() const override { return "coarsen"; }

@@ -1,4 +1,5 @@
 #include "HaloStage.h"
+#include "Coarsen.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Analysis/ThreadMapping.h"
@@ -156,8 +157,7 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
     return makeToolError(ExitCode::BadConfig,
                          "kernel " + K.Name + ": " + Why.str());
   };
-  if (const json::Value *V = Config.value(K.Name + ".coarsen");
-      V && *V != json::Value("none"))
+  if (coarsening(K, Config))
     return Bad("coarsen and shared-stage both remap its threads");
   std::optional<std::array<int64_t, 3>> Block =
       variantBlockShape(Ctx, K, Config);

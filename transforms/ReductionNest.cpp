@@ -1,5 +1,7 @@
 #include "ReductionNest.h"
+#include "Coarsen.h"
 #include "ThreadRemap.h"
+#include "Unroll.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -36,18 +38,10 @@ private:
 std::string str(int64_t V) { return std::to_string(V); }
 
 /// The unroll pragma the configuration asks for on the reduction loop.
-std::string unrollPragma(const KernelInfo &K, const ReductionLoopInfo &R,
-                         const ResolvedConfig &Config) {
+std::string loopUnrollPragma(const KernelInfo &K, const ReductionLoopInfo &R,
+                             const ResolvedConfig &Config) {
   const json::Value *V = Config.value(K.Name + ".unroll." + R.Loop);
-  if (!V)
-    return "";
-  if (*V == json::Value("full"))
-    return "#pragma unroll";
-  if (std::optional<int64_t> N = V->getAsInteger())
-    return "#pragma unroll " + str(*N);
-  if (std::optional<StringRef> S = V->getAsString(); S && *S != "none")
-    return "#pragma unroll " + S->str();
-  return "";
+  return V ? cro::unrollPragma(*V) : "";
 }
 
 } // namespace
@@ -164,8 +158,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   };
   if (!P.Refusal.empty() || !P.Loop)
     return Bad("its reduction loop cannot be rewritten: " + P.Refusal);
-  if (const json::Value *V = Config.value(K.Name + ".coarsen");
-      V && *V != json::Value("none"))
+  if (coarsening(K, Config))
     return Bad("coarsen and register-tile/shared-stage both remap its "
                "threads; register-tile is the 2-D form of coarsening");
   std::optional<std::array<int64_t, 3>> Block =
@@ -377,7 +370,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   // Threads outside the domain run the body too (every thread must reach
   // the barriers) unless it reads memory the tiles do not hold.
   bool GuardBody = !Guard.empty() && (P.UnstagedReads || !Staging);
-  std::string Pragma = unrollPragma(K, R, Config);
+  std::string Pragma = loopUnrollPragma(K, R, Config);
   std::string KDecl = R.VarType + " " + R.Var;
   auto ComputeLoop = [&](const std::string &Ind, const std::string &Header,
                          const std::string &Pragma) {

@@ -1,4 +1,5 @@
 #include "SharedStage.h"
+#include "Coarsen.h"
 #include "HaloStage.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
@@ -75,14 +76,10 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
 /// ("y2", "y4", "y8" from the coarsen knob), 1 without; 0 for a form the
 /// tile cannot take (x, contiguous).
 int64_t tileRows(const KernelInfo &K, const ResolvedConfig &Config) {
-  const json::Value *V = Config.value(K.Name + ".coarsen");
-  std::optional<StringRef> S = V ? V->getAsString() : std::nullopt;
-  if (!S || *S == "none")
+  std::optional<Coarsening> C = coarsening(K, Config);
+  if (!C)
     return 1;
-  int64_t F = 0;
-  if (!S->starts_with("y") || S->drop_front(1).getAsInteger(10, F))
-    return 0;
-  return F;
+  return C->Dim == "y" && !C->Contiguous ? C->Factor : 0;
 }
 
 Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,

@@ -30,6 +30,16 @@ const LoopInfo *loopOf(const KernelInfo &K, StringRef KnobId) {
 
 } // namespace
 
+std::string unrollPragma(const json::Value &V) {
+  if (V == json::Value("full"))
+    return "#pragma unroll";
+  if (std::optional<int64_t> N = V.getAsInteger())
+    return "#pragma unroll " + std::to_string(*N);
+  if (std::optional<StringRef> S = V.getAsString(); S && *S != "none")
+    return "#pragma unroll " + S->str();
+  return "";
+}
+
 void Unroll::describe(const RewriteContext &Ctx, const KernelInfo &K,
                       KnobSink &Out) const {
   for (const LoopInfo &L : K.Loops) {
@@ -66,11 +76,7 @@ Error Unroll::apply(const RewriteContext &Ctx, const Knob &K,
   if (KI->Mapping.Reduction && KI->Mapping.Reduction->Loop == L->Id &&
       reductionNestRewritten(Ctx, *KI, Config))
     return Error::success();
-  std::string Pragma;
-  if (V == json::Value("full"))
-    Pragma = "#pragma unroll";
-  else if (std::optional<int64_t> N = V.getAsInteger())
-    Pragma = "#pragma unroll " + std::to_string(*N);
+  std::string Pragma = unrollPragma(V);
 
   StringRef Src = Ctx.Source;
   if (L->HasUnrollPragma) {

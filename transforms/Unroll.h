@@ -11,6 +11,10 @@ namespace cro {
 /// count is a compile-time constant. The default is the loop's current pragma.
 /// Unrolling never changes what a loop computes, so the only refusals are
 /// loops the tool cannot edit in place (written inside a macro).
+/// The pragma line for an unroll knob's value: "#pragma unroll" for "full",
+/// "#pragma unroll N", a symbolic count kept as written, "" for "none".
+std::string unrollPragma(const llvm::json::Value &V);
+
 class Unroll : public Transform {
 public:
   llvm::StringRef name() const override { return "unroll"; }

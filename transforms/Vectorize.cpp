@@ -1,4 +1,5 @@
 #include "Vectorize.h"
+#include "Coarsen.h"
 #include "ThreadRemap.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
@@ -131,8 +132,7 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
   const KernelInfo *K = kernelOf(Ctx, Kn);
   if (!K)
     return makeToolError(ExitCode::Internal, "no kernel for " + Kn.Id);
-  if (const json::Value *C = Config.value(K->Name + ".coarsen");
-      C && *C != json::Value("none"))
+  if (coarsening(*K, Config))
     return makeToolError(ExitCode::BadConfig,
                          "kernel " + K->Name +
                              ": coarsen and vectorize both remap its threads; "

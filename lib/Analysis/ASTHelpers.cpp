@@ -63,6 +63,18 @@ SourceSpan SourceText::span(SourceRange R) const {
   return S;
 }
 
+SourceSpan SourceText::statementSpan(const Stmt *S) const {
+  SourceSpan Sp = span(S->getSourceRange());
+  const SourceManager &SM = Ctx.getSourceManager();
+  StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  unsigned E = Sp.EndOffset;
+  while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
+    ++E;
+  if (E < Buffer.size() && Buffer[E] == ';' && !isa<CompoundStmt>(S))
+    Sp.EndOffset = E + 1;
+  return Sp;
+}
+
 SourceSpan SourceText::lineSpan(SourceLocation Loc) const {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation E = SM.getExpansionLoc(Loc);

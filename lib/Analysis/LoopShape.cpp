@@ -13,43 +13,6 @@ namespace cro {
 
 namespace {
 
-const VarDecl *refVar(const Expr *E) {
-  if (const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(E)))
-    return dyn_cast<VarDecl>(DR->getDecl());
-  return nullptr;
-}
-
-/// `for (T v = b; v < e; ++v)` (or v++, v += 1): v, b and e.
-struct Canonical {
-  const VarDecl *Var = nullptr;
-  const Expr *Begin = nullptr, *End = nullptr;
-};
-
-std::optional<Canonical> canonical(const ForStmt *F, const ASTContext &Ctx) {
-  Canonical C;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-      DS && DS->isSingleDecl())
-    C.Var = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!C.Var || !C.Var->getInit() || !C.Var->getType()->isIntegerType())
-    return std::nullopt;
-  C.Begin = C.Var->getInit();
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!Cond || Cond->getOpcode() != BO_LT || refVar(Cond->getLHS()) != C.Var)
-    return std::nullopt;
-  C.End = Cond->getRHS();
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
-  bool Unit = false;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
-    Unit = U->isIncrementOp() && refVar(U->getSubExpr()) == C.Var;
-  if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-    Unit = B->getOpcode() == BO_AddAssign && refVar(B->getLHS()) == C.Var &&
-           evaluateInt(B->getRHS(), Ctx) == 1;
-  if (!Unit)
-    return std::nullopt;
-  return C;
-}
-
 std::set<const VarDecl *> referencedVars(const Stmt *S) {
   std::set<const VarDecl *> Out;
   if (!S)
@@ -143,7 +106,7 @@ private:
                         AS->getIdx()});
       return true;
     }
-    const VarDecl *V = refVar(LHS);
+    const VarDecl *V = referencedVar(LHS);
     const SourceManager &SM = Text.context().getSourceManager();
     if (V && V->hasLocalStorage() &&
         !SM.isBeforeInTranslationUnit(V->getLocation(), Body->getBeginLoc()))
@@ -164,10 +127,7 @@ class LoopShapes {
 public:
   LoopShapes(const FunctionDecl *Kernel, const SourceText &Text,
              KernelInfo &Info)
-      : Kernel(Kernel), Text(Text), Info(Info) {
-    const SourceManager &SM = Text.context().getSourceManager();
-    Buffer = SM.getBufferData(SM.getMainFileID());
-  }
+      : Kernel(Kernel), Text(Text), Info(Info) {}
 
   void run(const Stmt *S) {
     if (!S)
@@ -187,22 +147,12 @@ private:
     return nullptr;
   }
 
-  SourceSpan withSemicolon(const Stmt *S) {
-    SourceSpan Sp = Text.span(S->getSourceRange());
-    unsigned E = Sp.EndOffset;
-    while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
-      ++E;
-    if (E < Buffer.size() && Buffer[E] == ';' && !isa<CompoundStmt>(S))
-      Sp.EndOffset = E + 1;
-    return Sp;
-  }
-
   void describe(const ForStmt *F) {
     LoopInfo *L = loopAt(F);
     if (!L)
       return;
     L->Header = Text.span(SourceRange(F->getBeginLoc(), F->getRParenLoc()));
-    L->Body = withSemicolon(F->getBody());
+    L->Body = Text.statementSpan(F->getBody());
     L->StripMineRefusal = stripMineRefusal(F, *L);
     L->InnerLoop.clear();
     L->InterchangeRefusal.clear();
@@ -220,7 +170,7 @@ private:
   std::string stripMineRefusal(const ForStmt *F, LoopInfo &L) {
     if (F->getBeginLoc().isMacroID() || F->getBody()->getBeginLoc().isMacroID())
       return "the loop is written with a macro";
-    std::optional<Canonical> C = canonical(F, Text.context());
+    std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
     if (!C)
       return "the loop is not `for (T v = begin; v < end; ++v)`";
     L.VarType = C->Var->getType().getAsString();
@@ -242,8 +192,8 @@ private:
                                  LoopInfo &L) {
     if (!L.StripMineRefusal.empty())
       return L.StripMineRefusal;
-    std::optional<Canonical> CF = canonical(F, Text.context());
-    std::optional<Canonical> CG = canonical(G, Text.context());
+    std::optional<CanonicalFor> CF = canonicalFor(F, Text.context());
+    std::optional<CanonicalFor> CG = canonicalFor(G, Text.context());
     if (!CG || !isPure(CG->End) || !isPure(CG->Begin))
       return "the inner loop is not `for (T w = begin; w < end; ++w)` with "
              "bounds in registers";
@@ -276,7 +226,7 @@ private:
         return "the index of '" + W.Base + "' is not affine";
       std::string V = CF->Var->getNameAsString(),
                   Wn = CG->Var->getNameAsString();
-      auto Extent = [&](const Canonical &C) -> std::optional<SymPoly> {
+      auto Extent = [&](const CanonicalFor &C) -> std::optional<SymPoly> {
         if (evaluateInt(C.Begin, Text.context()) != 0)
           return std::nullopt;
         AffineBuilder::Result E = Affine.build(C.End);
@@ -324,7 +274,6 @@ private:
   const FunctionDecl *Kernel;
   const SourceText &Text;
   KernelInfo &Info;
-  StringRef Buffer;
 };
 
 } // namespace

@@ -12,12 +12,6 @@ namespace cro {
 
 namespace {
 
-const VarDecl *refVar(const Expr *E) {
-  if (const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(E)))
-    return dyn_cast<VarDecl>(DR->getDecl());
-  return nullptr;
-}
-
 /// "x" when E is blockIdx.x * blockDim.x + threadIdx.x in any order.
 std::optional<std::string> threadIndexDim(const Expr *E) {
   const auto *Add = dyn_cast<BinaryOperator>(stripCasts(E));
@@ -98,7 +92,7 @@ public:
 
 private:
   bool checkWrite(const Stmt *S, const Expr *LHS) {
-    const VarDecl *V = refVar(LHS);
+    const VarDecl *V = referencedVar(LHS);
     if (V && V->hasLocalStorage() && !V->getType()->isReferenceType())
       return true;
     return fail(S, "the loop body writes memory ('" + Text.text(LHS) + "')");
@@ -240,10 +234,7 @@ std::set<std::string> mustAccesses(const SourceText &Text,
 class MappingBuilder {
 public:
   MappingBuilder(const SourceText &Text, KernelInfo &Info)
-      : Text(Text), Info(Info), M(Info.Mapping) {
-    const SourceManager &SM = Text.context().getSourceManager();
-    Buffer = SM.getBufferData(SM.getMainFileID());
-  }
+      : Text(Text), Info(Info), M(Info.Mapping) {}
 
   void build(const FunctionDecl *Kernel) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
@@ -358,7 +349,7 @@ private:
       std::swap(VarSide, BoundSide); // n > x, n <= x
       Op = Negated ? BO_GE : BO_LT;
     }
-    const VarDecl *V = refVar(VarSide);
+    const VarDecl *V = referencedVar(VarSide);
     bool Known = false;
     if (V && Op == (Negated ? BO_GE : BO_LT) && isPure(BoundSide))
       for (const ThreadIndexVar &T : M.IndexVars)
@@ -369,16 +360,7 @@ private:
     M.GuardIsBox &= Known;
   }
 
-  /// The statement's span, its terminating `;` included.
-  SourceSpan stmtSpan(const Stmt *S) {
-    SourceSpan Sp = Text.span(S->getSourceRange());
-    unsigned E = Sp.EndOffset;
-    while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
-      ++E;
-    if (E < Buffer.size() && Buffer[E] == ';' && !isa<CompoundStmt>(S))
-      Sp.EndOffset = E + 1;
-    return Sp;
-  }
+  SourceSpan stmtSpan(const Stmt *S) { return Text.statementSpan(S); }
 
   void findReduction(const std::vector<const Stmt *> &Work) {
     size_t LoopAt = Work.size();
@@ -436,32 +418,18 @@ private:
       R.After.BeginOffset = R.After.EndOffset = R.Span.EndOffset;
     }
 
-    const VarDecl *Var = nullptr;
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
-        DS && DS->isSingleDecl())
-      Var = dyn_cast<VarDecl>(DS->getSingleDecl());
-    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-    bool UnitStep = false;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(For->getInc()))
-      UnitStep = U->isIncrementOp() && Var && refVar(U->getSubExpr()) == Var;
-    if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(For->getInc()))
-      UnitStep = B->getOpcode() == BO_AddAssign && Var &&
-                 refVar(B->getLHS()) == Var &&
-                 evaluateInt(B->getRHS(), Text.context()) == 1;
-    if (!Var || !Var->getInit() || !Var->getType()->isIntegerType() || !Cond ||
-        Cond->getOpcode() != BO_LT || refVar(Cond->getLHS()) != Var ||
-        !UnitStep)
-      Refuse("the loop is not `for (int k = begin; k < end; ++k)`");
-    else {
-      R.Var = Var->getNameAsString();
-      R.VarType = Var->getType().getAsString();
-      R.Begin = Text.text(Var->getInit());
-      R.End = Text.text(Cond->getRHS());
+    if (std::optional<CanonicalFor> C = canonicalFor(For, Text.context())) {
+      R.Var = C->Var->getNameAsString();
+      R.VarType = C->Var->getType().getAsString();
+      R.Begin = Text.text(C->Begin);
+      R.End = Text.text(C->End);
       DenseSet<const VarDecl *> Mod = modifiedVariables(For->getBody());
-      if (Mod.count(Var))
+      if (Mod.count(C->Var))
         Refuse("the loop variable is modified in the body");
-      if (!isPure(Cond->getRHS()))
+      if (!isPure(C->End))
         Refuse("the loop bound reads memory or calls a function");
+    } else {
+      Refuse("the loop is not `for (int k = begin; k < end; ++k)`");
     }
     LoopBodyChecker C(Text);
     C.TraverseStmt(const_cast<Stmt *>(For->getBody()));
@@ -472,7 +440,6 @@ private:
   const SourceText &Text;
   KernelInfo &Info;
   ThreadMapping &M;
-  StringRef Buffer;
 };
 
 } // namespace

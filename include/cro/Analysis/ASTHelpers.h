@@ -27,6 +27,9 @@ public:
     return S ? text(S->getSourceRange()) : "";
   }
   SourceSpan span(clang::SourceRange R) const;
+  /// The span of statement S in the main file, its terminating `;`
+  /// included (an expression statement's range stops before it).
+  SourceSpan statementSpan(const clang::Stmt *S) const;
   /// The file range R was written at: through macro arguments to their
   /// spelling, else the whole macro invocation.
   clang::CharSourceRange fileRange(clang::SourceRange R) const;

@@ -3,8 +3,20 @@
 #define CRO_ANALYSIS_STMTQUERIES_H
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <optional>
 
 namespace cro {
+
+/// The variable E names, through parentheses and value-preserving casts.
+const clang::VarDecl *referencedVar(const clang::Expr *E);
+
+/// `for (T v = b; v < e; ++v)` (or v++, v += 1): v, b and e.
+struct CanonicalFor {
+  const clang::VarDecl *Var = nullptr;
+  const clang::Expr *Begin = nullptr, *End = nullptr;
+};
+std::optional<CanonicalFor> canonicalFor(const clang::ForStmt *F,
+                                         const clang::ASTContext &Ctx);
 
 /// True when S only combines values already in registers: no memory read
 /// (subscript, dereference), no call, no assignment or increment.
