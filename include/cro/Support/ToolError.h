@@ -28,6 +28,7 @@ enum class ExitCode : int {
   BadConfig = 10,      ///< --apply: unknown knob, illegal value, conflict
   NoGpu = 11,          ///< --measure on a machine without an NVIDIA GPU
   NotVerified = 12,    ///< --measure: the variant failed verification
+  SearchFailed = 13,   ///< the search strategy broke (external policy)
 };
 
 class ToolError : public llvm::ErrorInfo<ToolError> {

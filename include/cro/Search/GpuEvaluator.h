@@ -1,0 +1,91 @@
+//===- GpuEvaluator.h - build, run, verify and time variants on the GPU ---===//
+//
+// The real evaluator behind the search: each proposal becomes a rewritten
+// source (the rewrite engine), is compiled with nvcc in the background with
+// the rest of its batch (Builder, all cores), then run under the
+// measurement library and verified against the original's captured outputs
+// (Evaluate.h). Every evaluation is written to the tuning database the
+// moment it is known, so an interrupted search loses nothing, and points the
+// database already has are not measured again.
+//
+// The objective is the sum, over the target kernels, of each kernel's
+// median GPU time per launch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_SEARCH_GPUEVALUATOR_H
+#define CRO_SEARCH_GPUEVALUATOR_H
+
+#include "cro/Build/Builder.h"
+#include "cro/Database/TuningDatabase.h"
+#include "cro/Measure/Evaluate.h"
+#include "cro/Rewrite/Engine.h"
+#include "cro/Search/SearchLoop.h"
+#include <deque>
+#include <future>
+#include <mutex>
+
+namespace cro {
+
+struct GpuEvaluatorOptions {
+  EvaluateOptions Eval; ///< runs, replays, targets, tolerance, arguments
+  BuildOptions Build;   ///< nvcc, flags, template, cache
+  std::string Harness;  ///< appended to every variant (files without main)
+  unsigned OriginalRuns = 3;
+  TuningDatabase *Db = nullptr; ///< nullptr = no database
+  std::string SourceHash;       ///< identifies the original in the database
+  Platform Where;
+  std::string Strategy; ///< recorded with each evaluation
+};
+
+class GpuEvaluator : public Evaluator {
+public:
+  GpuEvaluator(const RewriteContext &Ctx, const SearchSpace &Space,
+               GpuEvaluatorOptions Opts);
+  ~GpuEvaluator() override;
+
+  /// Builds and runs the original OriginalRuns times; an error when it
+  /// does not compile or does not run cleanly (nothing could be trusted).
+  llvm::Error measureOriginal();
+  const Trial &original() const { return OriginalTrial; }
+
+  bool overlaps() const override { return true; }
+  void prepare(llvm::ArrayRef<Proposal> Batch) override;
+  std::vector<Trial> evaluate(llvm::ArrayRef<Proposal> Batch) override;
+  std::optional<Trial> known(const Point &P) override;
+
+  /// Why recording to the database failed, if it did (the search goes on).
+  const std::string &databaseProblem() const { return DbProblem; }
+  /// Seconds spent compiling (sum over compiles) and running variants.
+  double compileSeconds() const { return CompileSeconds; }
+  double measureSeconds() const { return MeasureSeconds; }
+
+private:
+  struct Prepared {
+    std::vector<Point> Points;
+    std::vector<std::string> Problems; ///< rewrite errors, per point
+    std::vector<std::vector<RewriteStep>> Sequences;
+    std::vector<std::vector<std::string>> Flags;
+    std::future<llvm::Expected<std::vector<BuildResult>>> Built;
+    std::vector<int> BuildIndex; ///< per point, into the build results
+  };
+  Trial runVariant(const Point &P, const BuildResult &B);
+  void record(const Trial &T, const std::vector<RewriteStep> &Sequence,
+              const std::vector<std::string> &Flags);
+  std::optional<double> objective(const ProgramRun &Run) const;
+
+  const RewriteContext &Ctx;
+  const SearchSpace &Space;
+  GpuEvaluatorOptions Opts;
+  Builder Build;
+  std::mutex BuildMutex;
+  ProgramRun Original;
+  Trial OriginalTrial;
+  std::deque<std::unique_ptr<Prepared>> Queue;
+  std::string DbProblem;
+  double CompileSeconds = 0, MeasureSeconds = 0;
+  unsigned Counter = 0;
+};
+
+} // namespace cro
+
+#endif

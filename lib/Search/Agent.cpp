@@ -1,0 +1,473 @@
+//===- Agent.cpp - the default strategy: moves chosen by what has paid ----===//
+//
+// The agent searches the way an engineer tunes a kernel: it takes one of
+// the best variants so far and makes a move -- changes the knobs of one
+// transform (block size, register tiling, staging, ...) -- keeps what pays,
+// and learns which kinds of move pay on this kernel.
+//
+//  - Move types are the transforms present in the space. Each is an arm of
+//    a Bernoulli bandit (Thompson sampling): a move pays when the child is
+//    at least 1% faster than its parent.
+//  - The arms start from priors: the kernel's features (a reduction loop
+//    favours staging and register tiling, a streaming kernel coarsening and
+//    vectorization), and transfer from earlier searches of similar kernels
+//    in the tuning database, whose best configurations are also tried first.
+//  - The profiler's facts about the best variant steer it: many registers
+//    or low occupancy raise the launch-bounds arm.
+//  - Within a move type, a random-forest surrogate fitted to every result
+//    ranks the candidate children (one knob of the transform changed, or
+//    one of its knobs plus one other) by expected improvement.
+//  - A share of proposals (falling from 25% to 10%) explores globally by
+//    expected improvement, so a wrong prior cannot trap the search.
+// Each proposal says which move it made and why.
+//
+//===----------------------------------------------------------------------===//
+#include "cro/Search/RandomForest.h"
+#include "cro/Search/Strategies.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <deque>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+struct Arm {
+  double Paid = 1, Unpaid = 1; ///< Beta posterior
+  unsigned Tried = 0, Won = 0;
+};
+
+class Agent : public StrategyBase {
+public:
+  explicit Agent(const StrategyContext &Ctx) : StrategyBase(Ctx) {
+    for (const Dimension &D : Space.dimensions())
+      Arms.try_emplace(D.Transform);
+    applyFeaturePriors();
+    applyTransferPriors();
+    planProbes();
+  }
+  StringRef name() const override { return "agent"; }
+
+  std::vector<Proposal> ask(unsigned N) override {
+    std::vector<Proposal> Out;
+    fitModel();
+    while (Out.size() < N) {
+      if (!Opening.empty()) {
+        Proposal P = std::move(Opening.front());
+        Opening.pop_front();
+        if (fresh(P.P))
+          Out.push_back(propose(std::move(P.P), P.Why, P.Move));
+        continue;
+      }
+      std::optional<Proposal> P = combine();
+      std::uniform_real_distribution<double> U(0, 1);
+      bool Warm = Model.trained() && ranked().size() >= 2;
+      if (P) {
+        // A combination of moves that each paid comes first.
+      } else if (!LaterProbes.empty() && U(Rng) < 0.35) {
+        P = std::move(LaterProbes.front());
+        LaterProbes.pop_front();
+        if (!fresh(P->P))
+          continue;
+      } else if (!Warm || U(Rng) < explorationShare())
+        P = explore(Warm);
+      else
+        P = move();
+      if (!P)
+        P = explore(Warm);
+      if (!P)
+        break;
+      Out.push_back(propose(std::move(P->P), P->Why, P->Move));
+    }
+    return Out;
+  }
+
+protected:
+  void observe(const Trial &T) override {
+    ModelStale = true;
+    if (Best && T.ok() && &Told.at(T.P) == Best)
+      LastImprovement = Order.size();
+    auto It = Parents.find(T.P);
+    if (It == Parents.end())
+      return;
+    auto ParentIt = Told.find(It->second.first);
+    if (ParentIt == Told.end())
+      return;
+    Arm &A = Arms[It->second.second];
+    ++A.Tried;
+    bool Paid = T.ok() && ParentIt->second.ok() &&
+                *T.Time < 0.99 * *ParentIt->second.Time;
+    if (Paid) {
+      ++A.Won;
+      A.Paid += 1;
+    } else {
+      A.Unpaid += 1;
+    }
+  }
+
+private:
+  void applyFeaturePriors() {
+    auto Boost = [&](StringRef T, double Paid, double Unpaid) {
+      auto It = Arms.find(T.str());
+      if (It != Arms.end()) {
+        It->second.Paid += Paid;
+        It->second.Unpaid += Unpaid;
+      }
+    };
+    const KernelFeatures &F = Ctx.Features;
+    if (F.HasReductionLoop) {
+      // Reused operands in a reduction loop: the memory hierarchy is what
+      // matters (issue 4's measurements: 4.9x from staging + tiling).
+      Boost("shared-stage", 2, 0);
+      Boost("register-tile", 2, 0);
+      Boost("block-size", 1, 0);
+      Boost("nvcc-flags", 0, 1);
+    } else if (F.Streaming) {
+      Boost("vectorize", 1, 0);
+      Boost("coarsen", 1, 0);
+      Boost("block-size", 1, 0);
+      Boost("shared-stage", 0, 1);
+    } else if (F.ReusedLoads) {
+      Boost("coarsen", 1, 0);
+      Boost("read-only", 1, 0);
+      Boost("shared-stage", 1, 0);
+    }
+    // Flags rarely move a kernel much; they stay available.
+    Boost("nvcc-flags", 0, 1);
+  }
+
+  void applyTransferPriors() {
+    // A best configuration of a similar kernel, mapped by knob suffix
+    // ("sgemm.register_tile" -> "<this kernel>.register_tile").
+    const auto &Dims = Space.dimensions();
+    std::vector<PriorResult> Priors = Ctx.Priors;
+    std::stable_sort(Priors.begin(), Priors.end(),
+                     [](const PriorResult &A, const PriorResult &B) {
+                       return A.Speedup > B.Speedup;
+                     });
+    for (const PriorResult &PR : Priors) {
+      Point P = Space.defaultPoint();
+      unsigned Mapped = 0;
+      for (const auto &[Id, V] : PR.Config) {
+        StringRef Suffix = StringRef(Id).starts_with("nvcc.")
+                               ? StringRef(Id)
+                               : StringRef(Id).split('.').second;
+        for (size_t I = 0; I < Dims.size(); ++I) {
+          StringRef Mine = StringRef(Dims[I].Knob).starts_with("nvcc.")
+                               ? StringRef(Dims[I].Knob)
+                               : StringRef(Dims[I].Knob).split('.').second;
+          if (Mine != Suffix)
+            continue;
+          auto It = llvm::find(Dims[I].Values, V);
+          if (It == Dims[I].Values.end())
+            continue;
+          P[I] = unsigned(It - Dims[I].Values.begin());
+          ++Mapped;
+          auto Arm = Arms.find(Dims[I].Transform);
+          if (Arm != Arms.end() && PR.Speedup > 1.05)
+            Arm->second.Paid += 0.5;
+        }
+      }
+      if (Mapped && Opening.size() < 3)
+        Opening.push_back(
+            {P,
+             formatv("transfer: the best configuration of a similar kernel "
+                     "({0:f2}x there)",
+                     PR.Speedup)
+                 .str(),
+             "transfer"});
+    }
+  }
+
+  double explorationShare() const {
+    double Budget = Ctx.Budget ? Ctx.Budget : 100;
+    double Spent = std::min(1.0, Order.size() / Budget);
+    double Share = 0.15 - 0.1 * Spent;
+    // Stuck around one point: look elsewhere more often.
+    if (Order.size() > LastImprovement + 12)
+      Share = std::min(0.6, 2 * Share);
+    return Share;
+  }
+
+  /// The opening: one move of each transform from the original, the
+  /// transforms the priors favour first, so that every move type has been
+  /// seen once and the model learns each transform's main effect.
+  void planProbes() {
+    const auto &Dims = Space.dimensions();
+    std::vector<std::pair<double, std::string>> Order;
+    for (const auto &[Type, A] : Arms)
+      Order.push_back({-A.Paid / (A.Paid + A.Unpaid), Type});
+    std::stable_sort(Order.begin(), Order.end());
+    Point Default = Space.defaultPoint();
+    for (const auto &[Mean, Type] : Order) {
+      std::vector<size_t> Mine;
+      for (size_t I = 0; I < Dims.size(); ++I)
+        if (Dims[I].Transform == Type && Dims[I].Values.size() > 1)
+          Mine.push_back(I);
+      if (Mine.empty())
+        continue;
+      // The transform's first knob (its main one: the tile size, the
+      // factor), set to a value drawn from its upper half -- the larger
+      // settings are the ones that change a kernel's behaviour.
+      for (size_t I : Mine) {
+        unsigned N = unsigned(Dims[I].Values.size());
+        std::vector<unsigned> Choices;
+        for (unsigned V = N / 2; V < N; ++V)
+          if (V != Default[I])
+            Choices.push_back(V);
+        if (Choices.empty())
+          for (unsigned V = 0; V < N; ++V)
+            if (V != Default[I])
+              Choices.push_back(V);
+        std::shuffle(Choices.begin(), Choices.end(), Rng);
+        // The block size decides much of a kernel's time: it gets two
+        // probes, one step smaller and one step larger than the original's
+        // (the values are listed in increasing size).
+        if (Type == "block-size") {
+          Choices.clear();
+          if (Default[I] > 0)
+            Choices.push_back(Default[I] - 1);
+          if (Default[I] + 1 < N)
+            Choices.push_back(Default[I] + 1);
+          if (Choices.size() < 2 && N > 2)
+            Choices.push_back(Default[I] == 0 ? 2 : N - 3);
+        }
+        size_t Probes =
+            std::min<size_t>(Type == "block-size" ? 2 : 1, Choices.size());
+        for (size_t K = 0; K < Probes; ++K) {
+          Point P = Default;
+          P[I] = Choices[K];
+          Parents[P] = {Default, Type};
+          // The favoured transforms open the search; the others are probed
+          // between the first moves, so an easy win is taken early.
+          (Opening.size() < 3 ? Opening : LaterProbes)
+              .push_back(
+                  {P,
+                   formatv(
+                       "probe '{0}': {1} = {2} on the original, to learn what "
+                       "this transform does here",
+                       Type, Dims[I].Knob, Dims[I].Values[P[I]])
+                       .str(),
+                   Type});
+        }
+        // Staging and tiling knobs beyond the first (padding, ...) only
+        // matter once the first is set: one probe for those transforms.
+        if (Type == "shared-stage" || Type == "register-tile")
+          break;
+      }
+    }
+  }
+
+  /// The best point with the changes of another move that paid applied on
+  /// top: two improvements found separately are tried together.
+  std::optional<Proposal> combine() {
+    if (!Best)
+      return std::nullopt;
+    const auto &Dims = Space.dimensions();
+    for (const auto &[Child, ParentAndType] : Parents) {
+      auto C = Told.find(Child);
+      auto Pa = Told.find(ParentAndType.first);
+      if (C == Told.end() || Pa == Told.end() || !C->second.ok() ||
+          !Pa->second.ok() || *C->second.Time >= 0.99 * *Pa->second.Time)
+        continue;
+      if (CombinedFrom.count(Child) || Child == Best->P)
+        continue;
+      CombinedFrom.insert(Child);
+      Point P = Best->P;
+      std::string Changes;
+      for (size_t I = 0; I < Dims.size(); ++I)
+        if (Child[I] != ParentAndType.first[I] && P[I] != Child[I]) {
+          P[I] = Child[I];
+          Changes += formatv("{0}{1} = {2}", Changes.empty() ? "" : ", ",
+                             Dims[I].Knob, Dims[I].Values[Child[I]])
+                         .str();
+        }
+      if (Changes.empty() || !fresh(P))
+        continue;
+      Parents[P] = {Best->P, ParentAndType.second};
+      return Proposal{
+          P,
+          formatv("combine: the best variant ({0:f4} ms) with {1}, which "
+                  "made another variant {2:f0}% faster",
+                  *Best->Time, Changes,
+                  100 * (1 - *C->second.Time / *Pa->second.Time))
+              .str(),
+          ParentAndType.second};
+    }
+    return std::nullopt;
+  }
+
+  void fitModel() {
+    if (!ModelStale)
+      return;
+    ModelStale = false;
+    std::vector<std::vector<double>> X;
+    std::vector<double> Y;
+    for (const Point &P : Order) {
+      X.push_back(Space.features(P));
+      Y.push_back(cost(Told.at(P)));
+    }
+    if (X.size() >= 4)
+      Model.fit(X, Y, Rng);
+    BestY = 1e300;
+    for (double V : Y)
+      BestY = std::min(BestY, V);
+  }
+
+  /// Global exploration: by expected improvement once there is a model,
+  /// at random before.
+  std::optional<Proposal> explore(bool Warm) {
+    if (!Warm) {
+      std::optional<Point> P = randomFresh();
+      if (!P)
+        return std::nullopt;
+      return Proposal{*P,
+                      "exploring: a random point while the model has "
+                      "too little data",
+                      "explore"};
+    }
+    std::optional<Point> Choice;
+    double ChoiceEI = -1, Pred = 0;
+    for (const Point &C : candidatePool()) {
+      RandomForest::Prediction Pr = Model.predict(Space.features(C));
+      double EI = expectedImprovement(Pr, BestY);
+      if (EI > ChoiceEI) {
+        ChoiceEI = EI;
+        Choice = C;
+        Pred = Pr.Mean;
+      }
+    }
+    if (!Choice)
+      return std::nullopt;
+    return Proposal{*Choice,
+                    formatv("exploring: the point of highest expected "
+                            "improvement anywhere (predicted {0:f4} ms)",
+                            std::exp(Pred))
+                        .str(),
+                    "explore"};
+  }
+
+  /// One move from one of the best points.
+  std::optional<Proposal> move() {
+    std::vector<const Trial *> R = ranked();
+    if (R.empty())
+      return std::nullopt;
+    std::uniform_real_distribution<double> U(0, 1);
+    size_t ParentIndex = 0;
+    if (R.size() > 1 && U(Rng) > 0.8)
+      ParentIndex = std::uniform_int_distribution<size_t>(
+          1, std::min<size_t>(4, R.size() - 1))(Rng);
+    const Trial &Parent = *R[ParentIndex];
+
+    // Thompson sampling over the move types that still have fresh children
+    // of this parent.
+    const auto &Dims = Space.dimensions();
+    // Children: one knob changed (the neighbourhood of the parent is
+    // scanned before anything farther), then, once a move type has no such
+    // child left, that knob plus one other (coupled knobs: a tile with a
+    // block shape, register tiling with staging).
+    std::map<std::string, std::vector<Point>> Children, Farther;
+    for (size_t I = 0; I < Dims.size(); ++I)
+      for (unsigned V = 0; V < Dims[I].Values.size(); ++V) {
+        if (V == Parent.P[I])
+          continue;
+        Point C = Parent.P;
+        C[I] = V;
+        if (fresh(C))
+          Children[Dims[I].Transform].push_back(C);
+        for (unsigned Extra = 0; Extra < 3; ++Extra) {
+          size_t J =
+              std::uniform_int_distribution<size_t>(0, Dims.size() - 1)(Rng);
+          if (J == I || Dims[J].Values.size() < 2)
+            continue;
+          Point D = C;
+          D[J] = std::uniform_int_distribution<unsigned>(
+              0, unsigned(Dims[J].Values.size()) - 1)(Rng);
+          if (D != C && fresh(D))
+            Farther[Dims[I].Transform].push_back(std::move(D));
+        }
+      }
+    for (auto &[Type, Cands] : Farther)
+      if (Children[Type].empty())
+        Children[Type] = std::move(Cands);
+    std::string Chosen;
+    double ChosenDraw = -1;
+    for (auto &[Type, Cands] : Children) {
+      if (Cands.empty())
+        continue;
+      Arm A = Arms[Type];
+      A.Paid += launchBoundsHint(Type);
+      std::gamma_distribution<double> GA(A.Paid, 1), GB(A.Unpaid, 1);
+      double X = GA(Rng), Y = GB(Rng);
+      double Draw = X / (X + Y);
+      if (Draw > ChosenDraw) {
+        ChosenDraw = Draw;
+        Chosen = Type;
+      }
+    }
+    if (Chosen.empty())
+      return std::nullopt;
+
+    std::optional<Point> Choice;
+    double ChoiceEI = -1, Pred = 0;
+    for (const Point &C : Children[Chosen]) {
+      RandomForest::Prediction Pr = Model.predict(Space.features(C));
+      double EI = expectedImprovement(Pr, BestY);
+      if (EI > ChoiceEI) {
+        ChoiceEI = EI;
+        Choice = C;
+        Pred = Pr.Mean;
+      }
+    }
+    Parents[*Choice] = {Parent.P, Chosen};
+    std::string Changes;
+    for (size_t I = 0; I < Dims.size(); ++I)
+      if ((*Choice)[I] != Parent.P[I])
+        Changes += formatv("{0}{1} {2} -> {3}", Changes.empty() ? "" : ", ",
+                           Dims[I].Knob, Dims[I].Values[Parent.P[I]],
+                           Dims[I].Values[(*Choice)[I]])
+                       .str();
+    const Arm &A = Arms[Chosen];
+    return Proposal{
+        *Choice,
+        formatv("move '{0}' from the {1} variant ({2:f4} ms): {3}; this move "
+                "paid {4} of {5} times here; the model predicts {6:f4} ms",
+                Chosen, ParentIndex == 0 ? "best" : "a runner-up", *Parent.Time,
+                Changes, A.Won, A.Tried, std::exp(Pred))
+            .str(),
+        Chosen};
+  }
+
+  /// Many registers or low occupancy on the best variant: limiting
+  /// registers is worth a try.
+  double launchBoundsHint(StringRef Type) const {
+    if (Type != "launch-bounds" || !Best)
+      return 0;
+    double H = 0;
+    if (Best->Registers && *Best->Registers >= 96)
+      H += 1;
+    if (Best->Occupancy && *Best->Occupancy >= 0 && *Best->Occupancy < 0.3)
+      H += 1;
+    return H;
+  }
+
+  std::map<std::string, Arm> Arms;
+  std::map<Point, std::pair<Point, std::string>> Parents;
+  std::deque<Proposal> Opening;
+  std::deque<Proposal> LaterProbes;
+  std::set<Point> CombinedFrom;
+  size_t LastImprovement = 0;
+  RandomForest Model;
+  bool ModelStale = true;
+  double BestY = 1e300;
+};
+
+} // namespace
+
+std::unique_ptr<SearchStrategy> makeAgentStrategy(const StrategyContext &Ctx) {
+  return std::make_unique<Agent>(Ctx);
+}
+
+} // namespace cro

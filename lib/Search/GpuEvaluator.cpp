@@ -1,0 +1,301 @@
+#include "cro/Search/GpuEvaluator.h"
+#include "cro/Rewrite/Engine.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <chrono>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+std::string sequenceJSON(const std::vector<RewriteStep> &Steps) {
+  json::Array A;
+  for (const RewriteStep &S : Steps)
+    A.push_back(json::Object{
+        {"knob", S.Knob}, {"transform", S.Transform}, {"value", S.Value}});
+  return formatv("{0}", json::Value(std::move(A))).str();
+}
+
+std::string joined(const std::vector<std::string> &V) {
+  std::string S;
+  for (const std::string &X : V)
+    S += (S.empty() ? "" : " ") + X;
+  return S;
+}
+
+} // namespace
+
+GpuEvaluator::GpuEvaluator(const RewriteContext &Ctx, const SearchSpace &Space,
+                           GpuEvaluatorOptions O)
+    : Ctx(Ctx), Space(Space), Opts(std::move(O)), Build(Opts.Build) {}
+
+GpuEvaluator::~GpuEvaluator() {
+  // Builds still running finish before their results go away.
+  for (auto &P : Queue)
+    if (P->Built.valid())
+      if (Expected<std::vector<BuildResult>> R = P->Built.get(); !R)
+        consumeError(R.takeError());
+}
+
+std::optional<double> GpuEvaluator::objective(const ProgramRun &Run) const {
+  double Sum = 0;
+  bool Any = false;
+  for (const auto &[K, T] : Run.Timings) {
+    Sum += T.Time.Median;
+    Any = true;
+  }
+  if (!Any || Sum <= 0)
+    return std::nullopt;
+  return Sum;
+}
+
+Error GpuEvaluator::measureOriginal() {
+  std::string Text = Ctx.Source.str() + Opts.Harness;
+  Expected<std::vector<BuildResult>> B = Build.build({{Text, {}}});
+  if (!B)
+    return B.takeError();
+  if (!(*B)[0].Ok)
+    return makeToolError(ExitCode::NotVerified,
+                         "the original does not compile with the build "
+                         "command:\n" +
+                             (*B)[0].Log);
+  auto T0 = std::chrono::steady_clock::now();
+  // Several runs of the original: the baseline's time is their median, and
+  // the first run's captures are what every variant is compared with.
+  std::vector<double> Medians;
+  for (unsigned I = 0; I < std::max(1u, Opts.OriginalRuns); ++I) {
+    ProgramRun R = runProgram((*B)[0].Executable, Opts.Eval,
+                              "original." + std::to_string(I), I == 0);
+    if (!R.Ok)
+      return makeToolError(ExitCode::NotVerified,
+                           "the original program does not run cleanly, so no "
+                           "variant can be verified against it: " +
+                               R.Problem);
+    std::optional<double> T = objective(R);
+    if (!T)
+      return makeToolError(ExitCode::NotVerified,
+                           "the original program ran, but none of the target "
+                           "kernels was launched (check --run arguments)");
+    Medians.push_back(*T);
+    if (I == 0)
+      Original = std::move(R);
+    else
+      for (auto &[K, Tm] : R.Timings)
+        for (double S : Tm.Samples)
+          Original.Timings[K].Samples.push_back(S);
+  }
+  MeasureSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
+  std::sort(Medians.begin(), Medians.end());
+  OriginalTrial = Trial();
+  OriginalTrial.P = Space.defaultPoint();
+  OriginalTrial.Key = Space.key(OriginalTrial.P);
+  OriginalTrial.Verdict = "verified";
+  OriginalTrial.Time = Medians[Medians.size() / 2];
+  OriginalTrial.Spread = Medians.back() - Medians.front();
+  for (const auto &[K, T] : Original.Timings) {
+    OriginalTrial.Registers =
+        std::max(OriginalTrial.Registers.value_or(0), double(T.Registers));
+    if (T.Occupancy >= 0)
+      OriginalTrial.Occupancy =
+          std::min(OriginalTrial.Occupancy.value_or(1e9), T.Occupancy);
+  }
+  // A resumed search keeps the original's recorded time, so that the
+  // strategy sees exactly the history it saw before (its resumed results
+  // were measured against that time); the captures are always fresh.
+  if (Opts.Db) {
+    Expected<std::optional<EvaluationRecord>> Known =
+        Opts.Db->find(Opts.SourceHash, OriginalTrial.Key, Opts.Where);
+    if (!Known) {
+      DbProblem = toString(Known.takeError());
+    } else if (*Known && (*Known)->Verdict == "verified" &&
+               (*Known)->MedianMs) {
+      OriginalTrial.Time = (*Known)->MedianMs;
+      OriginalTrial.Spread = (*Known)->SpreadMs.value_or(0);
+      return Error::success();
+    }
+  }
+  // The original is a result too: replaying picks it when nothing beat it.
+  record(OriginalTrial, {}, {});
+  return Error::success();
+}
+
+std::optional<Trial> GpuEvaluator::known(const Point &P) {
+  if (P == Space.defaultPoint())
+    return OriginalTrial;
+  if (!Opts.Db)
+    return std::nullopt;
+  Expected<std::optional<EvaluationRecord>> R =
+      Opts.Db->find(Opts.SourceHash, Space.key(P), Opts.Where);
+  if (!R) {
+    DbProblem = toString(R.takeError());
+    return std::nullopt;
+  }
+  // A run that failed may have failed for a reason outside the variant
+  // (a lost GPU): measure it again.
+  if (!*R || (*R)->Verdict == "run-failed")
+    return std::nullopt;
+  Trial T;
+  T.P = P;
+  T.Verdict = (*R)->Verdict;
+  T.Reason = (*R)->Reason;
+  T.Time = (*R)->Verdict == "verified" ? (*R)->MedianMs : std::nullopt;
+  T.Spread = (*R)->SpreadMs.value_or(0);
+  T.Resumed = true;
+  return T;
+}
+
+void GpuEvaluator::prepare(ArrayRef<Proposal> Batch) {
+  auto P = std::make_unique<Prepared>();
+  std::vector<BuildRequest> Requests;
+  for (const Proposal &Prop : Batch) {
+    P->Points.push_back(Prop.P);
+    Expected<Variant> V = applyConfiguration(Ctx, Space.config(Prop.P));
+    if (!V) {
+      P->Problems.push_back(toString(V.takeError()));
+      P->Sequences.emplace_back();
+      P->Flags.emplace_back();
+      P->BuildIndex.push_back(-1);
+      continue;
+    }
+    P->Problems.emplace_back();
+    P->Sequences.push_back(V->Sequence);
+    P->Flags.push_back(V->NvccFlags);
+    P->BuildIndex.push_back(int(Requests.size()));
+    Requests.push_back({V->Source + Opts.Harness, V->NvccFlags});
+  }
+  // Compiling runs on other threads while the previous batch is measured
+  // on the GPU; the Builder compiles the batch's variants in parallel.
+  // One batch compiles at a time (the Builder already uses every core).
+  P->Built =
+      std::async(std::launch::async, [this, Requests = std::move(Requests)]() {
+        std::lock_guard<std::mutex> Lock(BuildMutex);
+        return Build.build(Requests);
+      });
+  Queue.push_back(std::move(P));
+}
+
+Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
+  Trial T;
+  T.P = P;
+  if (!B.Ok) {
+    T.Verdict = "build-failed";
+    T.Reason = "nvcc: " + StringRef(B.Log).take_front(2000).str();
+    return T;
+  }
+  auto T0 = std::chrono::steady_clock::now();
+  ProgramRun R = runProgram(B.Executable, Opts.Eval,
+                            "variant." + std::to_string(Counter++), true);
+  MeasureSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
+  if (!R.Ok) {
+    T.Verdict = "run-failed";
+    T.Reason = R.Problem;
+    return T;
+  }
+  std::string Why = verify(Original, R, Ctx.Model, Opts.Eval);
+  // The captures were only needed for this comparison (they can be large).
+  if (!R.CaptureDir.empty())
+    sys::fs::remove_directories(R.CaptureDir);
+  if (!Why.empty()) {
+    T.Verdict = "rejected";
+    T.Reason = Why;
+    return T;
+  }
+  std::optional<double> Time = objective(R);
+  if (!Time) {
+    T.Verdict = "run-failed";
+    T.Reason = "no target kernel was timed";
+    return T;
+  }
+  T.Verdict = "verified";
+  T.Time = *Time;
+  double Spread = 0;
+  for (const auto &[K, Tm] : R.Timings) {
+    Spread += Tm.Time.P75 - Tm.Time.P25;
+    T.Registers = std::max(T.Registers.value_or(0), double(Tm.Registers));
+    if (Tm.Occupancy >= 0)
+      T.Occupancy = std::min(T.Occupancy.value_or(1e9), Tm.Occupancy);
+  }
+  T.Spread = Spread;
+  return T;
+}
+
+std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
+  std::vector<Trial> Out;
+  std::vector<Point> Wanted;
+  for (const Proposal &Prop : Batch)
+    Wanted.push_back(Prop.P);
+  // The batch was normally prepared in order; anything else is rebuilt.
+  while (!Queue.empty() && Queue.front()->Points != Wanted) {
+    if (Expected<std::vector<BuildResult>> Stale = Queue.front()->Built.get();
+        !Stale)
+      consumeError(Stale.takeError());
+    Queue.pop_front();
+  }
+  if (Queue.empty())
+    prepare(Batch);
+  std::unique_ptr<Prepared> P = std::move(Queue.front());
+  Queue.pop_front();
+  Expected<std::vector<BuildResult>> Built = P->Built.get();
+  std::string BuildProblem;
+  if (!Built)
+    BuildProblem = toString(Built.takeError());
+  for (size_t I = 0; I < P->Points.size(); ++I) {
+    Trial T;
+    T.P = P->Points[I];
+    if (!P->Problems[I].empty()) {
+      // The space's legality check applies the same rewrite, so this is a
+      // rewrite that failed only on this path: reported, never built.
+      T.Verdict = "build-failed";
+      T.Reason = "rewrite: " + P->Problems[I];
+    } else if (!Built) {
+      T.Verdict = "build-failed";
+      T.Reason = BuildProblem;
+    } else {
+      const BuildResult &B = (*Built)[P->BuildIndex[I]];
+      CompileSeconds += B.Seconds;
+      T = runVariant(P->Points[I], B);
+    }
+    T.Key = Space.key(T.P);
+    record(T, P->Sequences[I], P->Flags[I]);
+    Out.push_back(std::move(T));
+  }
+  return Out;
+}
+
+void GpuEvaluator::record(const Trial &T,
+                          const std::vector<RewriteStep> &Sequence,
+                          const std::vector<std::string> &Flags) {
+  if (!Opts.Db)
+    return;
+  EvaluationRecord R;
+  R.SourceHash = Opts.SourceHash;
+  R.File = Ctx.FilePath.str();
+  R.Config = T.Key;
+  R.Sequence = sequenceJSON(Sequence);
+  R.Where = Opts.Where;
+  R.Flags =
+      joined(Opts.Build.Flags) + (Flags.empty() ? "" : " ") + joined(Flags);
+  R.Verdict = T.Verdict;
+  R.Reason = T.Reason;
+  R.MedianMs = T.Time;
+  R.SpreadMs = T.Spread;
+  R.OriginalMs = OriginalTrial.Time;
+  json::Object M;
+  if (T.Registers)
+    M["registers"] = *T.Registers;
+  if (T.Occupancy)
+    M["occupancy"] = *T.Occupancy;
+  R.Metrics = formatv("{0}", json::Value(std::move(M))).str();
+  R.Strategy = Opts.Strategy;
+  if (Error E = Opts.Db->record(R))
+    DbProblem = toString(std::move(E));
+}
+
+} // namespace cro

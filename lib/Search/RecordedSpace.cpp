@@ -1,0 +1,155 @@
+#include "cro/Search/RecordedSpace.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace cro {
+
+json::Value toJSON(const KernelFeatures &F) {
+  return json::Object{{"kernels", F.Kernels},
+                      {"has_reduction_loop", F.HasReductionLoop},
+                      {"has_loops", F.HasLoops},
+                      {"streaming", F.Streaming},
+                      {"reused_loads", F.ReusedLoads},
+                      {"accesses", F.Accesses}};
+}
+
+bool fromJSON(const json::Value &V, KernelFeatures &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.mapOptional("kernels", F.Kernels) &&
+         O.mapOptional("has_reduction_loop", F.HasReductionLoop) &&
+         O.mapOptional("has_loops", F.HasLoops) &&
+         O.mapOptional("streaming", F.Streaming) &&
+         O.mapOptional("reused_loads", F.ReusedLoads) &&
+         O.mapOptional("accesses", F.Accesses);
+}
+
+Expected<RecordedSpace> RecordedSpace::load(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeToolError(ExitCode::InputUnreadable,
+                         "cannot read the recorded space '" + Path.str() +
+                             "': " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return makeToolError(ExitCode::BadConfig,
+                         Path.str() + ": not JSON: " + toString(V.takeError()));
+  return fromJSON(*V, Path);
+}
+
+Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
+                                                StringRef Where) {
+  auto Bad = [&](const Twine &Why) {
+    return makeToolError(ExitCode::BadConfig, Where.str() + ": " + Why.str());
+  };
+  Expected<SearchSpace> S = SearchSpace::fromJSON(V);
+  if (!S)
+    return S.takeError();
+  RecordedSpace R;
+  R.Space = std::make_unique<SearchSpace>(std::move(*S));
+  const json::Object &O = *V.getAsObject();
+  R.Name = O.getString("name").value_or(Where).str();
+  if (const json::Value *F = O.get("features")) {
+    json::Path::Root Root;
+    if (!cro::fromJSON(*F, R.Features, Root))
+      return Bad("malformed \"features\"");
+  }
+  const json::Array *Points = O.getArray("points");
+  if (!Points)
+    return Bad("no \"points\" array");
+  for (const json::Value &PV : *Points) {
+    const json::Object *PO = PV.getAsObject();
+    const json::Object *Config = PO ? PO->getObject("config") : nullptr;
+    auto Verdict = PO ? PO->getString("verdict") : std::nullopt;
+    if (!Config || !Verdict)
+      return Bad("every point needs a \"config\" object and a \"verdict\"");
+    Expected<Point> P = R.Space->pointOf(*Config);
+    if (!P)
+      return Bad("a point outside the knobs: " + toString(P.takeError()));
+    Trial T;
+    T.P = *P;
+    T.Verdict = Verdict->str();
+    T.Reason = PO->getString("reason").value_or("").str();
+    if (T.Verdict == "verified") {
+      auto Time = PO->getNumber("time_ms");
+      if (!Time || *Time <= 0)
+        return Bad("a verified point needs a positive \"time_ms\"");
+      T.Time = *Time;
+    }
+    T.Spread = PO->getNumber("spread_ms").value_or(0);
+    if (auto X = PO->getNumber("registers"))
+      T.Registers = *X;
+    if (auto X = PO->getNumber("occupancy"))
+      T.Occupancy = *X;
+    if (T.Verdict != "invalid")
+      (*R.Results)[T.P] = T;
+  }
+  if (R.Results->empty())
+    return Bad("the recording has no evaluated point");
+  std::shared_ptr<std::map<Point, Trial>> Results = R.Results;
+  R.Space->setLegalityOracle([Results](const json::Object &,
+                                       const Point &P) -> std::string {
+    return Results->count(P) ? ""
+                             : "not in the recorded space (the tool refused "
+                               "it when the space was recorded)";
+  });
+  return std::move(R);
+}
+
+std::optional<double> RecordedSpace::optimum() const {
+  std::optional<double> Best;
+  for (const auto &[P, T] : *Results)
+    if (T.ok() && (!Best || *T.Time < *Best))
+      Best = *T.Time;
+  return Best;
+}
+
+std::optional<Trial> RecordedSpace::result(const Point &P) const {
+  auto It = Results->find(P);
+  if (It == Results->end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::vector<Trial> SimulatedEvaluator::evaluate(ArrayRef<Proposal> Batch) {
+  std::vector<Trial> Out;
+  for (const Proposal &P : Batch) {
+    std::optional<Trial> T = S.result(P.P);
+    if (!T) {
+      // The loop checks validity first, so this is not reached.
+      Trial Missing;
+      Missing.P = P.P;
+      Missing.Verdict = "invalid";
+      Missing.Reason = "not in the recorded space";
+      Out.push_back(Missing);
+      continue;
+    }
+    Out.push_back(*T);
+  }
+  return Out;
+}
+
+json::Value recordSpace(const SearchSpace &Space, const SearchResult &Result,
+                        const KernelFeatures &Features, json::Object Meta) {
+  json::Object O = std::move(Meta);
+  O["format"] = "cuda-rewrite-opt space 1";
+  json::Object S = std::move(*Space.toJSON().getAsObject());
+  O["knobs"] = std::move(S["knobs"]);
+  O["hardware"] = std::move(S["hardware"]);
+  O["features"] = toJSON(Features);
+  json::Array Points;
+  for (const Trial &T : Result.Trials)
+    Points.push_back(toJSON(T, Space));
+  for (const Trial &T : Result.Invalid)
+    Points.push_back(toJSON(T, Space));
+  // The strategy's words are not part of the measurement.
+  for (json::Value &P : Points) {
+    P.getAsObject()->erase("why");
+    P.getAsObject()->erase("move");
+  }
+  O["points"] = std::move(Points);
+  return O;
+}
+
+} // namespace cro

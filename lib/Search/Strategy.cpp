@@ -1,0 +1,135 @@
+#include "cro/Search/Strategy.h"
+#include "cro/Search/Strategies.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace cro {
+
+const char *const StrategyNames[] = {
+    "agent", "bayes", "random", "anneal", "genetic", "exhaustive", nullptr};
+
+std::string KernelFeatures::signature() const {
+  return formatv("kernels={0};reduction={1};loops={2};streaming={3};reused={4}",
+                 Kernels, HasReductionLoop, HasLoops, Streaming,
+                 std::min(ReusedLoads, 4u))
+      .str();
+}
+
+void StrategyBase::tell(ArrayRef<Trial> Results) {
+  for (const Trial &T : Results) {
+    if (T.Verdict == "invalid") {
+      Proposed.insert(T.P); // never again
+      continue;
+    }
+    auto [It, New] = Told.insert_or_assign(T.P, T);
+    Proposed.insert(T.P);
+    if (New)
+      Order.push_back(T.P);
+    if (T.ok()) {
+      WorstLog = std::max(WorstLog, std::log(*T.Time));
+      if (!Best || *T.Time < *Best->Time)
+        Best = &It->second;
+    }
+    observe(It->second);
+  }
+}
+
+bool StrategyBase::fresh(const Point &P) const {
+  return !Proposed.count(P) && !Told.count(P) && Space.plausible(P);
+}
+
+Proposal StrategyBase::propose(Point P, std::string Why, std::string Move) {
+  Proposed.insert(P);
+  return Proposal{std::move(P), std::move(Why), std::move(Move)};
+}
+
+std::optional<Point> StrategyBase::randomFresh(unsigned Tries) {
+  if (!Enumerated) {
+    for (unsigned I = 0; I < Tries; ++I) {
+      Point P = Space.randomPoint(Rng);
+      if (fresh(P))
+        return P;
+    }
+    // Sampling keeps hitting used or invalid points: the rest of the space
+    // is small enough to list (or the space is exhausted).
+    Remaining = Space.enumerate();
+    std::shuffle(Remaining.begin(), Remaining.end(), Rng);
+    Enumerated = true;
+  }
+  while (!Remaining.empty()) {
+    Point P = std::move(Remaining.back());
+    Remaining.pop_back();
+    if (fresh(P))
+      return P;
+  }
+  return std::nullopt;
+}
+
+std::vector<Point> StrategyBase::candidatePool() {
+  std::vector<Point> C;
+  if (Space.size() <= 4096) {
+    for (Point &P : Space.enumerate())
+      if (fresh(P))
+        C.push_back(std::move(P));
+    return C;
+  }
+  std::set<Point> Pool;
+  for (unsigned I = 0; I < 4000 && Pool.size() < 1500; ++I) {
+    Point P = Space.randomPoint(Rng);
+    if (fresh(P))
+      Pool.insert(std::move(P));
+  }
+  std::vector<const Trial *> R = ranked();
+  for (size_t I = 0; I < R.size() && I < 5; ++I)
+    for (Point &Q : Space.neighbours(R[I]->P))
+      if (fresh(Q))
+        Pool.insert(std::move(Q));
+  return std::vector<Point>(Pool.begin(), Pool.end());
+}
+
+std::vector<const Trial *> StrategyBase::ranked() const {
+  std::vector<const Trial *> R;
+  for (const auto &[P, T] : Told)
+    if (T.ok())
+      R.push_back(&T);
+  std::stable_sort(R.begin(), R.end(), [](const Trial *A, const Trial *B) {
+    return *A->Time < *B->Time;
+  });
+  return R;
+}
+
+double StrategyBase::cost(const Trial &T) const {
+  if (T.ok())
+    return std::log(*T.Time);
+  // A failed variant is treated as clearly worse than anything measured,
+  // so models steer away from its neighbourhood without a hard wall.
+  return WorstLog + std::log(2.0);
+}
+
+Expected<std::unique_ptr<SearchStrategy>>
+makeStrategy(StringRef Name, const StrategyContext &Ctx) {
+  if (Name.starts_with("external:"))
+    return makeExternalStrategy(Name.drop_front(strlen("external:")), Ctx);
+  if (Name == "exhaustive")
+    return makeExhaustiveStrategy(Ctx);
+  if (Name == "random")
+    return makeRandomStrategy(Ctx);
+  if (Name == "anneal")
+    return makeAnnealStrategy(Ctx);
+  if (Name == "genetic")
+    return makeGeneticStrategy(Ctx);
+  if (Name == "bayes")
+    return makeBayesStrategy(Ctx);
+  if (Name == "agent")
+    return makeAgentStrategy(Ctx);
+  return makeToolError(ExitCode::Usage,
+                       "unknown strategy '" + Name.str() +
+                           "' (agent, bayes, random, anneal, genetic, "
+                           "exhaustive, or external:CMD)");
+}
+
+} // namespace cro

@@ -1,0 +1,268 @@
+#include "cro/Search/RandomForest.h"
+#include "cro/Search/RecordedSpace.h"
+#include "cro/Search/SearchLoop.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "gtest/gtest.h"
+#include <cmath>
+
+using namespace cro;
+using namespace llvm;
+
+namespace {
+
+/// A recorded space of two knobs with one optimum, one invalid point and
+/// one that fails to build.
+RecordedSpace syntheticSpace() {
+  json::Array Points;
+  const int Blocks[] = {32, 64, 128, 256, 512, 1024};
+  const int Tiles[] = {1, 2, 4, 8, 16};
+  for (int B : Blocks)
+    for (int T : Tiles) {
+      json::Object C;
+      if (B != 256)
+        C["k.block"] = B;
+      if (T != 1)
+        C["k.tile"] = T;
+      json::Object P{{"config", std::move(C)}};
+      if (B == 1024 && T == 16) {
+        P["verdict"] = "invalid";
+      } else if (B == 32 && T == 16) {
+        P["verdict"] = "build-failed";
+      } else {
+        P["verdict"] = "verified";
+        P["time_ms"] = (1 + 0.2 * std::abs(std::log2(B) - 7)) *
+                       (T == 8 ? 1.0 : 2.0 + std::abs(std::log2(T) - 3));
+      }
+      Points.push_back(std::move(P));
+    }
+  json::Value V = json::Object{
+      {"name", "synthetic"},
+      {"knobs",
+       json::Array{
+           json::Object{{"id", "k.block"},
+                        {"transform", "block-size"},
+                        {"values", json::Array{32, 64, 128, 256, 512, 1024}},
+                        {"default", 256}},
+           json::Object{{"id", "k.tile"},
+                        {"transform", "shared-stage"},
+                        {"values", json::Array{1, 2, 4, 8, 16}},
+                        {"default", 1}}}},
+      {"points", std::move(Points)}};
+  Expected<RecordedSpace> R = RecordedSpace::fromJSON(V, "synthetic");
+  EXPECT_TRUE(bool(R)) << toString(R.takeError());
+  return std::move(*R);
+}
+
+SearchResult simulate(RecordedSpace &S, StringRef Strategy, uint64_t Seed,
+                      unsigned Budget, Evaluator *Eval = nullptr) {
+  StrategyContext Ctx{S.space(), Seed, {}, {}, Budget};
+  auto Strat = makeStrategy(Strategy, Ctx);
+  EXPECT_TRUE(bool(Strat)) << toString(Strat.takeError());
+  SimulatedEvaluator Sim(S);
+  SearchOptions Opts;
+  Opts.Budget = Budget;
+  Opts.Batch = 3;
+  return runSearch(S.space(), **Strat, Eval ? *Eval : Sim, Opts);
+}
+
+std::vector<std::string> keys(const SearchResult &R) {
+  std::vector<std::string> K;
+  for (const Trial &T : R.Trials)
+    K.push_back(T.Key);
+  return K;
+}
+
+TEST(SearchSpace, HardwareLimitsAreConstraints) {
+  HardwareLimits L = tableLimits("sm_90");
+  std::vector<Dimension> Dims(2);
+  Dims[0].Knob = "k.block";
+  Dims[0].Kernel = "k";
+  Dims[0].Transform = "block-size";
+  Dims[0].Values = {json::Array{32, 32}, json::Array{16, 16}};
+  Dims[0].Default = 1;
+  Dims[1].Knob = "nvcc.maxrregcount";
+  Dims[1].Transform = "launch-bounds";
+  Dims[1].Values = {0, 64, 96};
+  SearchSpace S(Dims, L);
+  EXPECT_EQ(S.size(), 6u);
+  EXPECT_TRUE(S.valid({1, 2})) << S.violation({1, 2});
+  EXPECT_TRUE(S.valid({0, 1})); // 1024 x 64 = the whole register file
+  EXPECT_NE(S.violation({0, 2}).find("needs more than the 65536 registers"),
+            std::string::npos)
+      << S.violation({0, 2});
+  L.MaxThreadsPerBlock = 512;
+  SearchSpace Small(Dims, L);
+  EXPECT_NE(Small.violation({0, 0}).find("over the GPU's limit of 512"),
+            std::string::npos);
+  // The legality oracle is asked only for points the hardware allows.
+  unsigned Asked = 0;
+  Small.setLegalityOracle([&](const json::Object &, const Point &) {
+    ++Asked;
+    return std::string("refused by the rewrite engine");
+  });
+  EXPECT_FALSE(Small.valid({0, 0}));
+  EXPECT_EQ(Asked, 0u);
+  EXPECT_EQ(Small.violation({1, 0}), "refused by the rewrite engine");
+  EXPECT_FALSE(Small.plausible({1, 0})) << "cached verdicts are known";
+  EXPECT_TRUE(Small.plausible({1, 1})) << "not asked yet";
+}
+
+TEST(SearchSpace, ConfigurationsRoundTrip) {
+  RecordedSpace R = syntheticSpace();
+  SearchSpace &S = R.space();
+  EXPECT_EQ(S.key(S.defaultPoint()), "{}");
+  Point P = {2, 3};
+  EXPECT_EQ(S.key(P), "{\"k.block\":128,\"k.tile\":8}");
+  Expected<Point> Back = S.pointOf(S.config(P));
+  ASSERT_TRUE(bool(Back));
+  EXPECT_EQ(*Back, P);
+  Expected<Point> Bad = S.pointOf(json::Object{{"k.nothing", 1}});
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(toString(Bad.takeError()),
+            "unknown knob 'k.nothing' in this space");
+}
+
+TEST(Search, EveryStrategyIsDeterministicAndFindsTheOptimum) {
+  for (std::string Name :
+       {"exhaustive", "random", "anneal", "genetic", "bayes", "agent"}) {
+    RecordedSpace S1 = syntheticSpace(), S2 = syntheticSpace();
+    SearchResult A = simulate(S1, Name, 42, 29);
+    SearchResult B = simulate(S2, Name, 42, 29);
+    EXPECT_EQ(keys(A), keys(B)) << Name << " is not deterministic";
+    // The whole valid space: every strategy gets to the optimum, never
+    // evaluates a point twice, never builds the invalid one.
+    ASSERT_EQ(A.Trials.size(), 29u) << Name << ": " << A.StopReason;
+    ASSERT_TRUE(A.Best) << Name;
+    EXPECT_DOUBLE_EQ(*A.Trials[*A.Best].Time, *S1.optimum()) << Name;
+    std::vector<std::string> K = keys(A);
+    std::sort(K.begin(), K.end());
+    EXPECT_EQ(std::unique(K.begin(), K.end()), K.end()) << Name;
+    EXPECT_EQ(A.Trials.front().Key, "{}") << "the original comes first";
+    for (const Trial &T : A.Trials)
+      EXPECT_NE(T.Key, "{\"k.block\":1024,\"k.tile\":16}") << Name;
+    RecordedSpace S3 = syntheticSpace();
+    SearchResult C = simulate(S3, Name, 7, 29);
+    if (Name != "exhaustive")
+      EXPECT_NE(keys(A), keys(C)) << Name << " ignores its seed";
+  }
+}
+
+/// An evaluator with a memory, like the tuning database: it answers known()
+/// for what it measured, and counts what it measures.
+class RememberingEvaluator : public Evaluator {
+public:
+  RememberingEvaluator(const RecordedSpace &S, std::map<Point, Trial> &Store)
+      : Sim(S), Store(Store) {}
+  std::vector<Trial> evaluate(ArrayRef<Proposal> Batch) override {
+    std::vector<Trial> Out = Sim.evaluate(Batch);
+    for (size_t I = 0; I < Out.size(); ++I) {
+      Out[I].P = Batch[I].P;
+      Store[Out[I].P] = Out[I];
+      ++Measured;
+    }
+    return Out;
+  }
+  std::optional<Trial> known(const Point &P) override {
+    auto It = Store.find(P);
+    if (It == Store.end())
+      return std::nullopt;
+    Trial T = It->second;
+    T.Resumed = true;
+    return T;
+  }
+  unsigned Measured = 0;
+
+private:
+  SimulatedEvaluator Sim;
+  std::map<Point, Trial> &Store;
+};
+
+TEST(Search, InterruptedSearchResumesWithoutMeasuringAgain) {
+  for (std::string Name : {"agent", "bayes", "random"}) {
+    RecordedSpace S = syntheticSpace();
+    SearchResult Whole = simulate(S, Name, 3, 18);
+
+    std::map<Point, Trial> Store;
+    RecordedSpace S1 = syntheticSpace();
+    RememberingEvaluator First(S1, Store);
+    simulate(S1, Name, 3, 9, &First); // interrupted after 9
+    EXPECT_EQ(First.Measured, 9u);
+
+    RecordedSpace S2 = syntheticSpace();
+    RememberingEvaluator Second(S2, Store);
+    SearchResult Resumed = simulate(S2, Name, 3, 18, &Second);
+    EXPECT_EQ(Second.Measured, 9u) << Name << ": only the new points";
+    EXPECT_EQ(Resumed.Resumed, 9u);
+    EXPECT_EQ(keys(Resumed), keys(Whole))
+        << Name << ": the resumed search is the uninterrupted one";
+  }
+}
+
+/// Builds in the background: the loop hands over the next batch before
+/// measuring the current one, and evaluates batches in the order prepared.
+class OverlappingEvaluator : public Evaluator {
+public:
+  explicit OverlappingEvaluator(const RecordedSpace &S) : Sim(S) {}
+  bool overlaps() const override { return true; }
+  void prepare(ArrayRef<Proposal> Batch) override {
+    std::vector<Point> P;
+    for (const Proposal &X : Batch)
+      P.push_back(X.P);
+    Prepared.push_back(P);
+    MaxAhead = std::max<size_t>(MaxAhead, Prepared.size() - Evaluated);
+  }
+  std::vector<Trial> evaluate(ArrayRef<Proposal> Batch) override {
+    EXPECT_LT(Evaluated, Prepared.size());
+    EXPECT_EQ(Prepared[Evaluated].size(), Batch.size());
+    for (size_t I = 0; I < Batch.size(); ++I)
+      EXPECT_EQ(Prepared[Evaluated][I], Batch[I].P);
+    ++Evaluated;
+    return Sim.evaluate(Batch);
+  }
+  std::vector<std::vector<Point>> Prepared;
+  size_t Evaluated = 0, MaxAhead = 0;
+
+private:
+  SimulatedEvaluator Sim;
+};
+
+TEST(Search, NextBatchIsPreparedWhileThisOneIsMeasured) {
+  RecordedSpace S = syntheticSpace();
+  OverlappingEvaluator Eval(S);
+  SearchResult R = simulate(S, "random", 1, 13, &Eval);
+  EXPECT_EQ(R.Trials.size(), 13u);
+  EXPECT_EQ(Eval.MaxAhead, 2u) << "one batch measured, the next one built";
+}
+
+TEST(Search, ExhaustiveCoversTheValidSpaceOnce) {
+  RecordedSpace S = syntheticSpace();
+  SearchResult R = simulate(S, "exhaustive", 1, 1000);
+  EXPECT_EQ(R.Trials.size(), 29u);
+  EXPECT_EQ(R.Invalid.size(), 1u);
+  EXPECT_EQ(R.StopReason, "space exhausted");
+  // The failed build counts as an evaluation and has no time.
+  unsigned Failed = 0;
+  for (const Trial &T : R.Trials)
+    Failed += T.Verdict == "build-failed" && !T.Time;
+  EXPECT_EQ(Failed, 1u);
+}
+
+TEST(RandomForest, LearnsAndKnowsWhatItDoesNotKnow) {
+  std::mt19937_64 Rng(1);
+  std::vector<std::vector<double>> X;
+  std::vector<double> Y;
+  for (int I = 0; I < 40; ++I) {
+    double A = I % 8, B = I / 8;
+    X.push_back({A, B});
+    Y.push_back(A < 4 ? 1.0 : 3.0);
+  }
+  RandomForest F;
+  F.fit(X, Y, Rng);
+  EXPECT_NEAR(F.predict({1, 2}).Mean, 1.0, 0.3);
+  EXPECT_NEAR(F.predict({6, 2}).Mean, 3.0, 0.3);
+  // Expected improvement prefers the region predicted lower.
+  EXPECT_GT(expectedImprovement(F.predict({1, 2}), 1.5),
+            expectedImprovement(F.predict({6, 2}), 1.5));
+}
+
+} // namespace
