@@ -33,6 +33,11 @@ CREATE TABLE IF NOT EXISTS evaluations (
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_source
   ON evaluations (source_hash, gpu, verdict, median_ms);
+CREATE TABLE IF NOT EXISTS sources (
+  source_hash TEXT PRIMARY KEY,
+  file TEXT NOT NULL,
+  signature TEXT NOT NULL
+);
 )sql";
 
 /// A prepared statement, finalized when it goes out of scope.
@@ -66,6 +71,7 @@ public:
     return sqlite3_column_double(S, I);
   }
   int64_t integer(int I) const { return sqlite3_column_int64(S, I); }
+  sqlite3_stmt *raw() { return S; }
   Error error(StringRef What) const {
     return makeToolError(ExitCode::Internal, "tuning database: " + What + ": " +
                                                  sqlite3_errmsg(Db));
@@ -225,6 +231,64 @@ TuningDatabase::bestVerified(StringRef SourceHash, StringRef Gpu) {
   if (Rc != SQLITE_DONE)
     return S.error("best");
   return std::optional<EvaluationRecord>();
+}
+
+Error TuningDatabase::describeSource(StringRef SourceHash, StringRef File,
+                                     StringRef Signature) {
+  Statement S(Db, "INSERT OR REPLACE INTO sources (source_hash, file, "
+                  "signature) VALUES (?, ?, ?)");
+  if (!S.ok())
+    return S.error("prepare source");
+  S.bind(1, SourceHash);
+  S.bind(2, File);
+  S.bind(3, Signature);
+  if (S.step() != SQLITE_DONE)
+    return S.error("source");
+  return Error::success();
+}
+
+Expected<std::vector<EvaluationRecord>>
+TuningDatabase::bestOfSimilar(StringRef Signature, StringRef Gpu,
+                              StringRef ExcludeSourceHash, unsigned Limit) {
+  // The fastest verified variant of each other source with this signature.
+  std::string Sql =
+      std::string("SELECT ") + Columns +
+      " FROM evaluations e WHERE e.gpu = ? AND e.verdict = 'verified' AND "
+      "e.median_ms IS NOT NULL AND e.source_hash != ? AND e.source_hash IN "
+      "(SELECT source_hash FROM sources WHERE signature = ?) AND "
+      "e.median_ms = (SELECT MIN(f.median_ms) FROM evaluations f WHERE "
+      "f.source_hash = e.source_hash AND f.gpu = e.gpu AND f.verdict = "
+      "'verified') ORDER BY e.original_ms / e.median_ms DESC LIMIT ?";
+  Statement S(Db, Sql.c_str());
+  if (!S.ok())
+    return S.error("prepare similar");
+  S.bind(1, Gpu);
+  S.bind(2, ExcludeSourceHash);
+  S.bind(3, Signature);
+  sqlite3_bind_int(S.raw(), 4, int(Limit));
+  std::vector<EvaluationRecord> Out;
+  int Rc;
+  while ((Rc = S.step()) == SQLITE_ROW)
+    Out.push_back(readRow(S));
+  if (Rc != SQLITE_DONE)
+    return S.error("similar");
+  return Out;
+}
+
+Expected<std::vector<std::string>>
+TuningDatabase::gpusWithResults(StringRef SourceHash) {
+  Statement S(Db, "SELECT DISTINCT gpu FROM evaluations WHERE source_hash = ? "
+                  "AND verdict = 'verified' ORDER BY gpu");
+  if (!S.ok())
+    return S.error("prepare gpus");
+  S.bind(1, SourceHash);
+  std::vector<std::string> Out;
+  int Rc;
+  while ((Rc = S.step()) == SQLITE_ROW)
+    Out.push_back(S.text(0));
+  if (Rc != SQLITE_DONE)
+    return S.error("gpus");
+  return Out;
 }
 
 } // namespace cro

@@ -139,4 +139,14 @@ Expected<json::Object> readConfiguration(StringRef Path) {
   return std::move(*O);
 }
 
+std::string variantFileText(const Variant &V) {
+  if (V.NvccFlags.empty())
+    return V.Source;
+  std::string Flags;
+  for (const std::string &F : V.NvccFlags)
+    Flags += " " + F;
+  return "// cuda-rewrite-opt: build this variant with nvcc" + Flags + "\n" +
+         V.Source;
+}
+
 } // namespace cro

@@ -131,3 +131,41 @@ TEST(TuningDatabase, UnwritablePathIsAClearError) {
 }
 
 } // namespace
+
+TEST(TuningDatabase, TransferFromSimilarSources) {
+  std::string Path = tempDb("t.db");
+  auto Db = TuningDatabase::open(Path);
+  ASSERT_TRUE(bool(Db)) << toString(Db.takeError());
+  // Two matmul-like sources were tuned; a third one asks for priors.
+  EvaluationRecord A = sample("{\"k.tile\":32}", 1.0, "verified");
+  A.SourceHash = "src-a";
+  EvaluationRecord A2 = sample("{\"k.tile\":8}", 2.0, "verified");
+  A2.SourceHash = "src-a";
+  EvaluationRecord B = sample("{\"k.tile\":16}", 0.5, "verified");
+  B.SourceHash = "src-b";
+  EvaluationRecord Wrong = sample("{\"k.tile\":64}", 0.1, "rejected");
+  Wrong.SourceHash = "src-b";
+  for (const EvaluationRecord &R : {A, A2, B, Wrong})
+    ASSERT_FALSE(bool((*Db)->record(R)));
+  ASSERT_FALSE(bool((*Db)->describeSource("src-a", "a.cu", "reduction=1")));
+  ASSERT_FALSE(bool((*Db)->describeSource("src-b", "b.cu", "reduction=1")));
+  ASSERT_FALSE(bool((*Db)->describeSource("src-c", "c.cu", "reduction=1")));
+  ASSERT_FALSE(bool((*Db)->describeSource("src-d", "d.cu", "streaming=1")));
+
+  auto Similar = (*Db)->bestOfSimilar("reduction=1", "NVIDIA H200", "src-c");
+  ASSERT_TRUE(bool(Similar)) << toString(Similar.takeError());
+  // One per source, its fastest verified variant, largest speedup first.
+  ASSERT_EQ(Similar->size(), 2u);
+  EXPECT_EQ((*Similar)[0].Config, "{\"k.tile\":16}");
+  EXPECT_EQ((*Similar)[1].Config, "{\"k.tile\":32}");
+  auto None = (*Db)->bestOfSimilar("streaming=1", "NVIDIA H200", "src-c");
+  ASSERT_TRUE(bool(None));
+  EXPECT_TRUE(None->empty());
+  auto Self = (*Db)->bestOfSimilar("reduction=1", "NVIDIA H200", "src-a");
+  ASSERT_TRUE(bool(Self));
+  ASSERT_EQ(Self->size(), 1u) << "a source is not its own prior";
+
+  auto Gpus = (*Db)->gpusWithResults("src-a");
+  ASSERT_TRUE(bool(Gpus));
+  EXPECT_EQ(*Gpus, std::vector<std::string>{"NVIDIA H200"});
+}

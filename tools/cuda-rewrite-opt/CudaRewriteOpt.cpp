@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MeasureCommand.h"
+#include "SearchCommand.h"
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Frontend/Frontend.h"
@@ -147,6 +148,78 @@ cl::opt<std::string> GpuArch("cuda-gpu-arch",
                                       "sm_90 (default: the local GPU's, else "
                                       "sm_90)"),
                              cl::value_desc("sm_XX"), cl::cat(Category));
+
+cl::opt<bool> Search(
+    "search",
+    cl::desc("Search the file's knobs on the local GPU: every candidate is "
+             "built, verified against the original and timed; prints a JSON "
+             "summary, and with -o writes the fastest verified variant"),
+    cl::cat(Category));
+cl::opt<std::string> Simulate(
+    "simulate",
+    cl::desc("Run the strategy against a recorded search space instead of "
+             "the GPU and print a JSON result (no input file needed)"),
+    cl::value_desc("space.json"), cl::cat(Category));
+cl::opt<bool> Replay(
+    "replay",
+    cl::desc("Write the best verified variant the tuning database has for "
+             "this source and GPU, without measuring (no GPU needed)"),
+    cl::cat(Category));
+cl::opt<std::string> StrategyOpt(
+    "strategy",
+    cl::desc("Search strategy: agent (default), bayes, random, anneal, "
+             "genetic, exhaustive, or external:CMD (a policy process speaking "
+             "JSON lines, docs/search.md)"),
+    cl::init("agent"), cl::value_desc("name"), cl::cat(Category));
+cl::opt<unsigned> Budget("budget",
+                         cl::desc("Evaluations, the original included "
+                                  "(default 100)"),
+                         cl::init(100), cl::cat(Category));
+cl::opt<double> TimeLimit("time-limit",
+                          cl::desc("Stop the search after this many seconds "
+                                   "(0 = no limit)"),
+                          cl::init(0), cl::value_desc("s"), cl::cat(Category));
+cl::opt<uint64_t> Seed("seed",
+                       cl::desc("Seed of the strategy's random choices "
+                                "(default 1): same seed, same proposals"),
+                       cl::init(1), cl::cat(Category));
+cl::opt<unsigned> Batch("batch",
+                        cl::desc("Candidates per batch: a batch compiles in "
+                                 "parallel while the previous one is measured "
+                                 "(default 8)"),
+                        cl::init(8), cl::cat(Category));
+cl::opt<unsigned> Patience(
+    "patience",
+    cl::desc("Stop early when this many evaluations in a row did not improve "
+             "the best by 1% (default 40; 0 = never)"),
+    cl::init(40), cl::cat(Category));
+cl::opt<std::string> DbPath(
+    "db",
+    cl::desc("Tuning database (default ~/.cache/cuda-rewrite-opt/tuning.db; "
+             "\"none\" for no database)"),
+    cl::value_desc("path"), cl::cat(Category));
+cl::opt<std::string> GpuName("gpu",
+                             cl::desc("With --replay: the GPU to replay for "
+                                      "(default: this machine's, else the "
+                                      "only one the database knows)"),
+                             cl::value_desc("name"), cl::cat(Category));
+cl::opt<std::string> SpaceFile(
+    "space",
+    cl::desc("With --search: a JSON object of knob id -> list of values; "
+             "only those knobs are searched"),
+    cl::value_desc("space.json"), cl::cat(Category));
+cl::opt<std::string> RecordSpaceFile(
+    "record-space",
+    cl::desc("With --search: write every evaluated point as a recorded space "
+             "for --simulate"),
+    cl::value_desc("file.json"), cl::cat(Category));
+cl::opt<bool> PrintSpace(
+    "print-space",
+    cl::desc("Print the search space (after --space) as JSON: knobs, size, "
+             "valid points and why the others are invalid; no GPU needed"),
+    cl::cat(Category));
+cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
+                    cl::cat(Category));
 
 void printVersion(raw_ostream &OS) {
   OS << "cuda-rewrite-opt " << CRO_VERSION << " (Clang 22 frontend)\n";
@@ -316,12 +389,34 @@ int run(int argc, char **argv) {
     outs() << Lib << "\n";
     return 0;
   }
+  SearchControl Control;
+  Control.Strategy = StrategyOpt;
+  Control.Budget = std::max(1u, Budget.getValue());
+  Control.TimeLimitSeconds = TimeLimit;
+  Control.Seed = Seed;
+  Control.Batch = std::max(1u, Batch.getValue());
+  Control.Patience = Patience;
+  if (!Simulate.empty()) {
+    if (!InputFile.empty() || Search || Replay || Measure || Analyze) {
+      errs() << "cuda-rewrite-opt: error: --simulate runs against a recorded "
+                "space only: no input file, --search, --replay, --measure or "
+                "--analyze\n";
+      return static_cast<int>(ExitCode::Usage);
+    }
+    return runSimulate(Simulate, Control, errs());
+  }
+  if (int(Search) + int(Replay) + int(Measure) + int(Analyze) > 1) {
+    errs() << "cuda-rewrite-opt: error: choose one of --search, --replay, "
+              "--measure and --analyze\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   if (InputFile.empty()) {
     errs() << "cuda-rewrite-opt: error: no input file (usage: "
               "cuda-rewrite-opt kernel.cu [--analyze])\n";
     return static_cast<int>(ExitCode::Usage);
   }
-  if (!OutputFile.empty() && !Analyze && ApplyConfig.empty() && !Measure) {
+  if (!OutputFile.empty() && !Analyze && ApplyConfig.empty() && !Measure &&
+      !Search && !Replay) {
     errs() << "cuda-rewrite-opt: error: -o needs --analyze or --apply in "
               "this version (choosing a variant by measuring needs the "
               "search, which is not available yet)\n";
@@ -386,10 +481,59 @@ int run(int argc, char **argv) {
     Harness = std::move(*H);
   }
 
+  // How the original and its variants are built and run.
+  MeasureRequest Req;
+  Req.ToolPath = argv[0];
+  Req.InputFile = InputFile;
+  // The original's build flags: after `--`, else its nvcc command in
+  // compile_commands.json, else -O3 for the local GPU.
+  Req.NvccFlags =
+      CompilerArgs.empty() ? (*Parsed)->NvccBuildFlags : CompilerArgs;
+  Req.BuildTemplate = BuildTemplateOpt;
+  Req.CacheDir = CacheDir;
+  Req.RunArgs = RunArgs;
+  Req.Check = CheckCommand;
+  Req.Replays = Replays;
+  Req.MaxLaunches = std::max(0, MaxLaunches.getValue());
+  Req.MaxCaptures = std::max(0, MaxCaptures.getValue());
+  Req.Profile = Profile;
+  Req.Runs = std::max(1u, Runs.getValue());
+  Req.FlushL2 = FlushL2;
+  Req.TimeoutSeconds = RunTimeout;
+  if (RelTolOpt > 0)
+    Req.RelTol = RelTolOpt.getValue();
+
+  if (PrintSpace) {
+    RewriteContext Ctx{Model, Source, InputFile, TOpts};
+    return runPrintSpace(SpaceFile, Model, Ctx, errs());
+  }
+  if (Search) {
+    RewriteContext Ctx{Model, Source, InputFile, TOpts};
+    SearchRequest SR;
+    SR.Measure = Req;
+    SR.Control = Control;
+    SR.DbPath = DbPath;
+    SR.SpaceFile = SpaceFile;
+    SR.RecordSpace = RecordSpaceFile;
+    SR.OutputFile = OutputFile;
+    SR.Harness = Harness;
+    SR.Quiet = Quiet;
+    if (!Harness.empty())
+      SR.Measure.OriginalText = Source.str() + Harness;
+    return runSearchCommand(SR, **Parsed, Model, Ctx, errs());
+  }
+  if (Replay) {
+    RewriteContext Ctx{Model, Source, InputFile, TOpts};
+    ReplayRequest RR;
+    RR.Measure = Req;
+    RR.DbPath = DbPath;
+    RR.Gpu = GpuName;
+    RR.OutputFile = OutputFile;
+    RR.Harness = Harness;
+    return runReplay(RR, Model, Ctx, errs());
+  }
+
   if (Measure) {
-    MeasureRequest Req;
-    Req.ToolPath = argv[0];
-    Req.InputFile = InputFile;
     if (!VariantFile.empty()) {
       auto V = MemoryBuffer::getFile(VariantFile);
       if (!V)
@@ -410,23 +554,6 @@ int run(int argc, char **argv) {
       Req.OriginalText = Source.str() + Harness;
       Req.VariantText += Harness;
     }
-    // The original's build flags: after `--`, else its nvcc command in
-    // compile_commands.json, else -O3 for the local GPU.
-    Req.NvccFlags =
-        CompilerArgs.empty() ? (*Parsed)->NvccBuildFlags : CompilerArgs;
-    Req.BuildTemplate = BuildTemplateOpt;
-    Req.CacheDir = CacheDir;
-    Req.RunArgs = RunArgs;
-    Req.Check = CheckCommand;
-    Req.Replays = Replays;
-    Req.MaxLaunches = std::max(0, MaxLaunches.getValue());
-    Req.MaxCaptures = std::max(0, MaxCaptures.getValue());
-    Req.Profile = Profile;
-    Req.Runs = std::max(1u, Runs.getValue());
-    Req.FlushL2 = FlushL2;
-    Req.TimeoutSeconds = RunTimeout;
-    if (RelTolOpt > 0)
-      Req.RelTol = RelTolOpt.getValue();
     Req.ReportFile = OutputFile;
     return runMeasure(Req, **Parsed, Model, errs());
   }
@@ -435,13 +562,11 @@ int run(int argc, char **argv) {
     Expected<Variant> V = configuredVariant(Model, Source, TOpts);
     if (!V)
       return reportAndGetExitCode(V.takeError(), errs());
-    std::string Text = V->Source + Harness;
+    std::string Text = variantFileText(*V) + Harness;
     if (!V->NvccFlags.empty()) {
       std::string Flags;
       for (const std::string &F : V->NvccFlags)
         Flags += " " + F;
-      Text = "// cuda-rewrite-opt: build this variant with nvcc" + Flags +
-             "\n" + Text;
       errs() << "cuda-rewrite-opt: nvcc flags for this variant:" << Flags
              << "\n";
     }

@@ -52,16 +52,9 @@ json::Value buildJSON(const BuildResult &B) {
 
 } // namespace
 
-int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
-               const KernelModel &Model, raw_ostream &Err) {
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
-  if (!Gpu)
-    return reportAndGetExitCode(
-        makeToolError(ExitCode::NoGpu,
-                      "no NVIDIA GPU found on this machine: nothing can be "
-                      "measured (--analyze, --apply and --diff work without "
-                      "one)"),
-        Err);
+Expected<EvaluateOptions> evaluateOptions(const MeasureRequest &Req,
+                                          const ParsedFile &PF,
+                                          const KernelModel &Model) {
   EvaluateOptions E;
   E.Run.InjectionLibrary = findInjectionLibrary(Req.ToolPath);
   E.Run.CudaRoot = PF.Cuda.Root;
@@ -83,23 +76,43 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
   // copy built with the H200 host's g++ 13 crashed every program it was
   // loaded into: until that is understood, --measure never uses one.
   if (E.Run.InjectionLibrary.empty())
-    return reportAndGetExitCode(
-        makeToolError(ExitCode::Internal,
-                      "the measurement library libcro-inject.so was not "
-                      "found next to the tool (../lib/ or the same "
-                      "directory) nor in $CRO_INJECTION_LIB; copy it from "
-                      "the build's lib/ directory"),
-        Err);
+    return makeToolError(ExitCode::Internal,
+                         "the measurement library libcro-inject.so was not "
+                         "found next to the tool (../lib/ or the same "
+                         "directory) nor in $CRO_INJECTION_LIB; copy it from "
+                         "the build's lib/ directory");
+  return E;
+}
 
+BuildOptions buildOptions(const MeasureRequest &Req, const ParsedFile &PF,
+                          const LocalGpu &Gpu) {
   BuildOptions B;
   B.Compiler = PF.Cuda.Root + "/bin/nvcc";
   B.Flags = Req.NvccFlags;
   if (B.Flags.empty())
-    B.Flags = {"-O3", "-arch=" + Gpu->Arch};
+    B.Flags = {"-O3", "-arch=" + Gpu.Arch};
   if (!Req.BuildTemplate.empty())
     B.Template = splitBuildTemplate(Req.BuildTemplate);
   B.OriginalPath = Req.InputFile;
   B.CacheDir = Req.CacheDir;
+  return B;
+}
+
+int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
+               const KernelModel &Model, raw_ostream &Err) {
+  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu)
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::NoGpu,
+                      "no NVIDIA GPU found on this machine: nothing can be "
+                      "measured (--analyze, --apply and --diff work without "
+                      "one)"),
+        Err);
+  Expected<EvaluateOptions> EO = evaluateOptions(Req, PF, Model);
+  if (!EO)
+    return reportAndGetExitCode(EO.takeError(), Err);
+  EvaluateOptions E = std::move(*EO);
+  BuildOptions B = buildOptions(Req, PF, *Gpu);
   auto Original = MemoryBuffer::getFile(Req.InputFile);
   if (!Original)
     return reportAndGetExitCode(makeToolError(ExitCode::InputUnreadable,

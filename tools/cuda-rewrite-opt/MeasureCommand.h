@@ -3,7 +3,10 @@
 #define CRO_TOOLS_MEASURECOMMAND_H
 
 #include "cro/Analysis/KernelModel.h"
+#include "cro/Build/Builder.h"
 #include "cro/Frontend/Frontend.h"
+#include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Evaluate.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
@@ -32,6 +35,15 @@ struct MeasureRequest {
   std::optional<double> RelTol;
   std::string ReportFile; ///< -o: the JSON report
 };
+
+/// The measurement settings of a request (shared with the search); an
+/// error when the measurement library is missing.
+llvm::Expected<EvaluateOptions> evaluateOptions(const MeasureRequest &Req,
+                                                const ParsedFile &PF,
+                                                const KernelModel &Model);
+/// How variants of the request's file are compiled for Gpu.
+BuildOptions buildOptions(const MeasureRequest &Req, const ParsedFile &PF,
+                          const LocalGpu &Gpu);
 
 /// Builds the original and the variant, runs both under the injection
 /// library, verifies the variant and prints a JSON report (stdout or

@@ -74,6 +74,21 @@ public:
   llvm::Expected<std::optional<EvaluationRecord>>
   bestVerified(llvm::StringRef SourceHash, llvm::StringRef Gpu);
 
+  /// Remembers what kind of kernel a source is (KernelFeatures::signature),
+  /// so later searches of similar kernels can start from its results.
+  llvm::Error describeSource(llvm::StringRef SourceHash, llvm::StringRef File,
+                             llvm::StringRef Signature);
+
+  /// The fastest verified variant of each other source with this signature
+  /// on this GPU, largest speedup first (transfer between searches).
+  llvm::Expected<std::vector<EvaluationRecord>>
+  bestOfSimilar(llvm::StringRef Signature, llvm::StringRef Gpu,
+                llvm::StringRef ExcludeSourceHash, unsigned Limit = 5);
+
+  /// The GPUs this source has verified results for.
+  llvm::Expected<std::vector<std::string>>
+  gpusWithResults(llvm::StringRef SourceHash);
+
 private:
   explicit TuningDatabase(sqlite3 *Db) : Db(Db) {}
   llvm::Error exec(const char *Sql);

@@ -35,6 +35,11 @@ llvm::Error validateConfiguration(const KernelModel &Model,
 llvm::Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
                                            const llvm::json::Object &Config);
 
+/// The variant as a file: its source, headed by a comment naming the nvcc
+/// flags it must be built with when it has any. What --apply, --search -o
+/// and --replay write, byte for byte the same for the same configuration.
+std::string variantFileText(const Variant &V);
+
 /// Reads a configuration file: a JSON object mapping knob ids to values.
 llvm::Expected<llvm::json::Object> readConfiguration(llvm::StringRef Path);
 

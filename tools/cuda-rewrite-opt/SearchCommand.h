@@ -1,0 +1,67 @@
+//===- SearchCommand.h - `--search`, `--simulate`, `--replay` -------------===//
+#ifndef CRO_TOOLS_SEARCHCOMMAND_H
+#define CRO_TOOLS_SEARCHCOMMAND_H
+
+#include "MeasureCommand.h"
+#include "cro/Rewrite/Transform.h"
+#include "cro/Search/SearchLoop.h"
+
+namespace cro {
+
+struct SearchControl {
+  std::string Strategy = "agent";
+  unsigned Budget = 100;
+  double TimeLimitSeconds = 0;
+  uint64_t Seed = 1;
+  unsigned Batch = 8;
+  unsigned Patience = 40;
+};
+
+struct SearchRequest {
+  MeasureRequest Measure; ///< how to build, run and verify
+  SearchControl Control;
+  std::string DbPath;      ///< "" = the default; "none" = no database
+  std::string SpaceFile;   ///< --space: knob id -> values to search
+  std::string RecordSpace; ///< --record-space: write every point here
+  std::string OutputFile;  ///< -o: the fastest verified variant
+  std::string Harness;
+  bool Quiet = false;
+};
+
+/// Searches the file's knobs on the local GPU; prints a JSON summary.
+int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
+                     const KernelModel &Model, const RewriteContext &Ctx,
+                     llvm::raw_ostream &Err);
+
+/// Prints the search space (--space applied) as JSON: knobs, size, the
+/// hardware limits, and how many points are valid, with the reasons the
+/// others are not. Needs no GPU.
+int runPrintSpace(llvm::StringRef SpaceFile, const KernelModel &Model,
+                  const RewriteContext &Ctx, llvm::raw_ostream &Err);
+
+/// Runs a strategy against a recorded space; prints a JSON result.
+int runSimulate(llvm::StringRef SpaceFile, const SearchControl &Control,
+                llvm::raw_ostream &Err);
+
+struct ReplayRequest {
+  MeasureRequest Measure; ///< for the source hash (flags, arguments)
+  std::string DbPath, Gpu, OutputFile, Harness;
+};
+
+/// Writes the best verified variant the database knows for this source
+/// and GPU, without measuring (the build-machine path).
+int runReplay(const ReplayRequest &Req, const KernelModel &Model,
+              const RewriteContext &Ctx, llvm::raw_ostream &Err);
+
+/// ~/.cache/cuda-rewrite-opt/tuning.db (the directory is created).
+std::string defaultDatabasePath();
+
+/// The identity of a search's subject in the database: the source and
+/// everything that changes what its times mean (build flags and command,
+/// program arguments, harness).
+std::string sourceHash(llvm::StringRef Source, const MeasureRequest &Req,
+                       llvm::StringRef Harness);
+
+} // namespace cro
+
+#endif
