@@ -36,8 +36,10 @@ __global__ void conv5x5(const float *img, const float *filt, float *out, int w,
   out[y * w + x] = acc;
 }
 
-int main() {
-  const int w = 4096, h = 4096, k = 2 * R + 1;
+int main(int argc, char **argv) {
+  const int w = argc > 1 ? std::atoi(argv[1]) : 4096;
+  const int h = argc > 2 ? std::atoi(argv[2]) : w;
+  const int k = 2 * R + 1;
   std::vector<float> img((size_t)w * h), filt(k * k), out(img.size());
   srand(23);
   for (float &v : img)

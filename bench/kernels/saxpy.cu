@@ -23,8 +23,8 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
     y[i] = a * x[i] + y[i];
 }
 
-int main() {
-  const int n = 1 << 26;
+int main(int argc, char **argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1 << 26;
   const float a = 1.75f;
   std::vector<float> x(n), y(n), ref(n);
   srand(7);

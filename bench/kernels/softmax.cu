@@ -48,8 +48,9 @@ __global__ void softmax_rows(const float *in, float *out, int cols) {
     out[blockIdx.x * cols + c] = expf(row[c] - m) / sum;
 }
 
-int main() {
-  const int rows = 4096, cols = 4096;
+int main(int argc, char **argv) {
+  const int rows = argc > 1 ? std::atoi(argv[1]) : 4096;
+  const int cols = argc > 2 ? std::atoi(argv[2]) : 4096;
   std::vector<float> in((size_t)rows * cols), out(in.size());
   srand(13);
   for (float &v : in)
