@@ -9,6 +9,7 @@ packages=(
   libzstd-dev zlib1g-dev                              # static LLVM link needs them
   libgtest-dev libgmock-dev                           # unit tests
   libsqlite3-dev                                      # tuning database
+  chromium                                            # tests the HTML report
   cmake ninja-build
 )
 

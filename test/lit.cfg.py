@@ -20,3 +20,8 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ["CUDA_HOME", "CUDA_PATH", "CRO_DEBUG_CLANG"]:
     config.environment.pop(var, None)
 config.environment["PATH"] += os.pathsep + "/usr/local/cuda/bin"
+
+# Headless Chromium tests the HTML report (scripts/install-deps.sh installs it).
+import shutil
+if shutil.which("chromium"):
+    config.available_features.add("chromium")

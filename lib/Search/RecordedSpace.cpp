@@ -50,6 +50,7 @@ Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
   R.Space = std::make_unique<SearchSpace>(std::move(*S));
   const json::Object &O = *V.getAsObject();
   R.Name = O.getString("name").value_or(Where).str();
+  R.Gpu = O.getString("gpu").value_or("").str();
   if (const json::Value *F = O.get("features")) {
     json::Path::Root Root;
     if (!cro::fromJSON(*F, R.Features, Root))

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "MeasureCommand.h"
 #include "SearchCommand.h"
+#include "TuneCommand.h"
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Frontend/Frontend.h"
@@ -218,6 +219,17 @@ cl::opt<bool> PrintSpace(
     cl::desc("Print the search space (after --space) as JSON: knobs, size, "
              "valid points and why the others are invalid; no GPU needed"),
     cl::cat(Category));
+cl::opt<std::string> ReportFile(
+    "report",
+    cl::desc("With -o (the main command): write a report of the run -- every "
+             "evaluated variant, the moves and why, metrics, plots -- as "
+             ".json, .md or a self-contained .html"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> LogJson(
+    "log-json",
+    cl::desc("With -o (the main command): write machine-readable progress "
+             "events, one JSON object per line (\"-\" = stdout)"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                     cl::cat(Category));
 
@@ -403,7 +415,8 @@ int run(int argc, char **argv) {
                 "--analyze\n";
       return static_cast<int>(ExitCode::Usage);
     }
-    return runSimulate(Simulate, Control, errs());
+    return runSimulate(Simulate, Control, ReportFile,
+                       std::string("cuda-rewrite-opt ") + CRO_VERSION, errs());
   }
   if (int(Search) + int(Replay) + int(Measure) + int(Analyze) > 1) {
     errs() << "cuda-rewrite-opt: error: choose one of --search, --replay, "
@@ -415,11 +428,12 @@ int run(int argc, char **argv) {
               "cuda-rewrite-opt kernel.cu [--analyze])\n";
     return static_cast<int>(ExitCode::Usage);
   }
-  if (!OutputFile.empty() && !Analyze && ApplyConfig.empty() && !Measure &&
-      !Search && !Replay) {
-    errs() << "cuda-rewrite-opt: error: -o needs --analyze or --apply in "
-              "this version (choosing a variant by measuring needs the "
-              "search, which is not available yet)\n";
+  // The main command: `cuda-rewrite-opt kernel.cu -o kernel.opt.cu`.
+  const bool Tune = !OutputFile.empty() && !Analyze && ApplyConfig.empty() &&
+                    !Measure && !Search && !Replay && !PrintSpace;
+  if ((!ReportFile.empty() || !LogJson.empty()) && !Tune) {
+    errs() << "cuda-rewrite-opt: error: --report and --log-json go with the "
+              "main command (an input file and -o, nothing else)\n";
     return static_cast<int>(ExitCode::Usage);
   }
   if (Analyze && (!ApplyConfig.empty() || Diff)) {
@@ -503,6 +517,23 @@ int run(int argc, char **argv) {
   if (RelTolOpt > 0)
     Req.RelTol = RelTolOpt.getValue();
 
+  if (Tune) {
+    RewriteContext Ctx{Model, Source, InputFile, TOpts};
+    TuneRequest TR;
+    TR.Search.Measure = Req;
+    TR.Search.Control = Control;
+    TR.Search.DbPath = DbPath;
+    TR.Search.SpaceFile = SpaceFile;
+    TR.Search.OutputFile = OutputFile;
+    TR.Search.Harness = Harness;
+    TR.Search.Quiet = Quiet;
+    TR.ReportFile = ReportFile;
+    TR.LogJson = LogJson;
+    TR.GpuName = GpuName;
+    TR.Diff = Diff;
+    TR.ToolVersion = std::string("cuda-rewrite-opt ") + CRO_VERSION;
+    return runTuneCommand(TR, **Parsed, Model, Ctx, errs());
+  }
   if (PrintSpace) {
     RewriteContext Ctx{Model, Source, InputFile, TOpts};
     return runPrintSpace(SpaceFile, Model, Ctx, errs());

@@ -1,6 +1,8 @@
 #include "SearchCommand.h"
+#include "GpuSearch.h"
 #include "cro/Database/TuningDatabase.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Report/TuningReport.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Search/GpuEvaluator.h"
 #include "cro/Search/RecordedSpace.h"
@@ -54,22 +56,6 @@ std::string sourceHash(StringRef Source, const MeasureRequest &Req,
 
 namespace {
 
-Expected<std::unique_ptr<TuningDatabase>> openDatabase(StringRef Path) {
-  if (Path == "none")
-    return std::unique_ptr<TuningDatabase>();
-  return TuningDatabase::open(Path.empty() ? defaultDatabasePath() : Path);
-}
-
-std::string nvccVersion(StringRef Identity) {
-  // "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0.88".
-  size_t V = Identity.rfind(", V");
-  if (V == StringRef::npos)
-    return Identity.trim().str();
-  return Identity.substr(V + 3)
-      .take_while([](char C) { return isDigit(C) || C == '.'; })
-      .str();
-}
-
 json::Value traceJSON(const std::vector<double> &Trace) {
   json::Array A;
   for (double T : Trace)
@@ -94,36 +80,52 @@ json::Value movesJSON(const SearchResult &R, const SearchSpace &Space) {
   return A;
 }
 
-} // namespace
-
-/// The space of the file's knobs, restricted by --space, judged by the
-/// rewrite engine and the GPU's (or the architecture's) limits.
-static Expected<SearchSpace> fileSpace(StringRef SpaceFile,
-                                       const KernelModel &Model,
-                                       const RewriteContext &Ctx,
-                                       const HardwareLimits &Limits) {
-  std::optional<json::Object> Restrict;
-  if (!SpaceFile.empty()) {
-    Expected<json::Object> R = readConfiguration(SpaceFile);
-    if (!R)
-      return R.takeError();
-    Restrict = std::move(*R);
+/// The report of a simulated search: the recorded times instead of a
+/// confirmation run.
+TuningReport simulationReport(RecordedSpace &RS, const SearchControl &Control,
+                              const SearchResult &R, StringRef ToolVersion) {
+  TuningReport Rep;
+  Rep.Tool = ToolVersion.str();
+  Rep.File = RS.name() + " (recorded space, simulated)";
+  Rep.Gpu = RS.gpu().empty() ? "unknown" : RS.gpu() + " (recorded)";
+  Rep.Strategy = Control.Strategy;
+  Rep.Budget = Control.Budget;
+  Rep.Seed = Control.Seed;
+  Rep.StopReason = R.StopReason;
+  Rep.StrategySeconds = R.StrategySeconds;
+  Rep.TotalSeconds = R.TotalSeconds;
+  const SearchSpace &Space = RS.space();
+  double Original =
+      R.Trials.empty() || !R.Trials[0].Time ? 0 : *R.Trials[0].Time;
+  Rep.OriginalMs = Original;
+  for (size_t I = 0; I < R.Trials.size(); ++I) {
+    const Trial &T = R.Trials[I];
+    ReportEvaluation E;
+    E.ElapsedSeconds = R.Elapsed[I];
+    E.Config = T.Key;
+    E.Sequence = T.Key == "{}" ? "the original" : T.Key;
+    E.Verdict = T.Verdict;
+    E.Reason = T.Reason;
+    E.Why = T.Why;
+    E.Move = T.Move;
+    E.TimeMs = T.Time;
+    E.BestSpeedup = Original > 0 ? Original / R.Trace[I] : 0;
+    Rep.Evaluations.push_back(std::move(E));
   }
-  Expected<SearchSpace> Space =
-      SearchSpace::fromModel(Model, Limits, Restrict ? &*Restrict : nullptr);
-  if (!Space)
-    return Space.takeError();
-  // The rewrite engine is the judge of the knobs' dependencies: a
-  // configuration it cannot rewrite is never built.
-  Space->setLegalityOracle(
-      [&Ctx](const json::Object &Config, const Point &) -> std::string {
-        Expected<Variant> V = applyConfiguration(Ctx, Config);
-        if (!V)
-          return toString(V.takeError());
-        return "";
-      });
-  return Space;
+  if (R.Best) {
+    Rep.BestMs = R.Trials[*R.Best].Time;
+    Rep.BestConfig = Space.key(R.Trials[*R.Best].P);
+    Rep.BestSequence = {Rep.BestConfig};
+    Rep.Decision = formatv("Simulated against a recorded space: the best "
+                           "point found is {0:f2}x the original (recorded "
+                           "times, no confirmation run).",
+                           Original / *Rep.BestMs)
+                       .str();
+  }
+  return Rep;
 }
+
+} // namespace
 
 int runPrintSpace(StringRef SpaceFile, const KernelModel &Model,
                   const RewriteContext &Ctx, raw_ostream &Err) {
@@ -158,7 +160,10 @@ int runPrintSpace(StringRef SpaceFile, const KernelModel &Model,
 }
 
 int runSimulate(StringRef SpaceFile, const SearchControl &Control,
-                raw_ostream &Err) {
+                StringRef ReportFile, StringRef ToolVersion, raw_ostream &Err) {
+  if (!ReportFile.empty())
+    if (Expected<std::string> T = renderReport(TuningReport(), ReportFile); !T)
+      return reportAndGetExitCode(T.takeError(), Err);
   Expected<RecordedSpace> RS = RecordedSpace::load(SpaceFile);
   if (!RS)
     return reportAndGetExitCode(RS.takeError(), Err);
@@ -203,6 +208,13 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
     Out["evaluations_to_5pct"] =
         N ? json::Value(int64_t(*N)) : json::Value(nullptr);
   }
+  if (!ReportFile.empty()) {
+    if (Error E = writeFileAtomically(
+            ReportFile,
+            *renderReport(simulationReport(*RS, Control, R, ToolVersion),
+                          ReportFile)))
+      return reportAndGetExitCode(std::move(E), Err);
+  }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
   return StringRef(R.StopReason).starts_with("strategy failed")
              ? static_cast<int>(ExitCode::SearchFailed)
@@ -212,122 +224,28 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
 int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                      const KernelModel &Model, const RewriteContext &Ctx,
                      raw_ostream &Err) {
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
-  if (!Gpu)
-    return reportAndGetExitCode(
-        makeToolError(ExitCode::NoGpu,
-                      "no NVIDIA GPU found on this machine: the search "
-                      "measures every candidate on one (use --replay to "
-                      "emit a result tuned elsewhere)"),
-        Err);
-  HardwareLimits Limits = queryDeviceLimits().value_or(tableLimits(Gpu->Arch));
-
-  Expected<SearchSpace> SpaceOr = fileSpace(Req.SpaceFile, Model, Ctx, Limits);
-  if (!SpaceOr)
-    return reportAndGetExitCode(SpaceOr.takeError(), Err);
-  SearchSpace &Space = *SpaceOr;
-
-  Expected<std::unique_ptr<TuningDatabase>> Db = openDatabase(Req.DbPath);
-  if (!Db)
-    return reportAndGetExitCode(Db.takeError(), Err);
-
-  Expected<EvaluateOptions> EO = evaluateOptions(Req.Measure, PF, Model);
-  if (!EO)
-    return reportAndGetExitCode(EO.takeError(), Err);
-  GpuEvaluatorOptions GO;
-  GO.Eval = std::move(*EO);
-  GO.Eval.Runs = 1;
-  GO.OriginalRuns = std::max(1u, Req.Measure.Runs);
-  GO.Build = buildOptions(Req.Measure, PF, *Gpu);
-  GO.Harness = Req.Harness;
-  GO.Db = Db->get();
-  GO.SourceHash = sourceHash(Ctx.Source, Req.Measure, Req.Harness);
-  GO.Strategy = Req.Control.Strategy;
-  GO.Where = {Gpu->Name, Limits.ComputeCapability, Gpu->Driver, ""};
-  {
-    Builder Probe(GO.Build);
-    Expected<std::string> Id = Probe.compilerIdentity();
-    if (!Id)
-      return reportAndGetExitCode(Id.takeError(), Err);
-    GO.Where.Nvcc = nvccVersion(*Id);
-  }
-  SmallString<128> Work;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("cro-search", Work))
-    return reportAndGetExitCode(
-        makeToolError(ExitCode::OutputError,
-                      "temporary directory: " + EC.message()),
-        Err);
-  GO.Eval.WorkDir = Work.str().str();
-  llvm::scope_exit Cleanup([&] { sys::fs::remove_directories(Work); });
-
-  KernelFeatures Features = kernelFeatures(Model);
-  std::vector<PriorResult> Priors;
-  if (*Db) {
-    if (Error E = (*Db)->describeSource(GO.SourceHash, Ctx.FilePath,
-                                        Features.signature()))
-      Err << "cuda-rewrite-opt: warning: " << toString(std::move(E)) << "\n";
-    if (auto Similar = (*Db)->bestOfSimilar(Features.signature(), Gpu->Name,
-                                            GO.SourceHash)) {
-      for (const EvaluationRecord &R : *Similar) {
-        Expected<json::Value> C = json::parse(R.Config);
-        if (!C || !C->getAsObject() || !R.MedianMs || !R.OriginalMs) {
-          if (!C)
-            consumeError(C.takeError());
-          continue;
-        }
-        Priors.push_back({Features.signature(), *C->getAsObject(),
-                          *R.OriginalMs / *R.MedianMs});
-      }
-    } else {
-      consumeError(Similar.takeError());
-    }
-  }
-
-  GpuEvaluator Eval(Ctx, Space, GO);
-  if (!Req.Quiet)
-    Err << "cuda-rewrite-opt: measuring the original on " << Gpu->Name
-        << "...\n";
-  if (Error E = Eval.measureOriginal())
-    return reportAndGetExitCode(std::move(E), Err);
-
-  StrategyContext SCtx{Space, Req.Control.Seed, Features, Priors,
-                       Req.Control.Budget};
-  Expected<std::unique_ptr<SearchStrategy>> Strategy =
-      makeStrategy(Req.Control.Strategy, SCtx);
-  if (!Strategy)
-    return reportAndGetExitCode(Strategy.takeError(), Err);
-  SearchOptions Opts;
-  Opts.Budget = Req.Control.Budget;
-  Opts.TimeLimitSeconds = Req.Control.TimeLimitSeconds;
-  Opts.Batch = Req.Control.Batch;
-  Opts.Patience = Req.Control.Patience;
-  double OriginalMs = *Eval.original().Time;
-  if (!Req.Quiet)
-    Err << formatv("cuda-rewrite-opt: original {0:f4} ms; searching {1} "
-                   "points with '{2}', budget {3}\n",
-                   OriginalMs, Space.size(), Req.Control.Strategy,
-                   Req.Control.Budget);
-  SearchResult R = runSearch(
-      Space, **Strategy, Eval, Opts,
-      [&](const Trial &T, const SearchResult &SoFar) {
-        if (Req.Quiet)
-          return;
-        Err << formatv("[{0}/{1}] {2} {3}{4}  best {5:f2}x  {6}\n",
-                       SoFar.Trials.size(), Opts.Budget, T.Verdict,
-                       T.Time ? formatv("{0:f4} ms", *T.Time).str() : "",
-                       T.Resumed ? " (from the database)" : "",
-                       OriginalMs / SoFar.Trace.back(),
-                       T.Key.size() > 120 ? T.Key.substr(0, 117) + "..."
-                                          : T.Key);
-      });
-  if (!Eval.databaseProblem().empty())
-    Err << "cuda-rewrite-opt: warning: tuning database: "
-        << Eval.databaseProblem() << "\n";
+  Expected<std::unique_ptr<GpuSearch>> S =
+      GpuSearch::start(Req, PF, Model, Ctx, Err);
+  if (!S)
+    return reportAndGetExitCode(S.takeError(), Err);
+  const SearchSpace &Space = (*S)->space();
+  double OriginalMs = *(*S)->evaluator().original().Time;
+  SearchResult R = (*S)->run([&](const Trial &T, const SearchResult &SoFar) {
+    if (Req.Quiet)
+      return;
+    Err << formatv("[{0}/{1}] {2} {3}{4}  best {5:f2}x  {6}\n",
+                   SoFar.Trials.size(), Req.Control.Budget, T.Verdict,
+                   T.Time ? formatv("{0:f4} ms", *T.Time).str() : "",
+                   T.Resumed ? " (from the database)" : "",
+                   OriginalMs / SoFar.Trace.back(),
+                   T.Key.size() > 120 ? T.Key.substr(0, 117) + "..." : T.Key);
+  });
 
   const Trial *Best = R.Best ? &R.Trials[*R.Best] : nullptr;
+  const GpuEvaluator &Eval = (*S)->evaluator();
   json::Object Out{
       {"file", Ctx.FilePath},
-      {"gpu", Gpu->Name},
+      {"gpu", (*S)->gpu().Name},
       {"strategy", Req.Control.Strategy},
       {"seed", int64_t(Req.Control.Seed)},
       {"budget", Req.Control.Budget},
@@ -351,17 +269,17 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                                {"measure", Eval.measureSeconds()}}},
       {"moves", movesJSON(R, Space)}};
   if (!Req.RecordSpace.empty()) {
-    json::Object Meta{{"name", sys::path::stem(Ctx.FilePath).str()},
+    json::Object Meta{{"name", sys::path::stem(Req.RecordSpace).str()},
                       {"file", Ctx.FilePath},
-                      {"gpu", Gpu->Name},
-                      {"driver", Gpu->Driver},
-                      {"nvcc", GO.Where.Nvcc},
+                      {"gpu", (*S)->gpu().Name},
+                      {"driver", (*S)->gpu().Driver},
+                      {"nvcc", (*S)->platform().Nvcc},
                       {"strategy", Req.Control.Strategy},
                       {"original_ms", OriginalMs}};
-    std::string Text =
-        formatv("{0:1}", recordSpace(Space, R, Features, std::move(Meta)))
-            .str() +
-        "\n";
+    std::string Text = formatv("{0:1}", recordSpace(Space, R, (*S)->features(),
+                                                    std::move(Meta)))
+                           .str() +
+                       "\n";
     if (Error E = writeFileAtomically(Req.RecordSpace, Text))
       return reportAndGetExitCode(std::move(E), Err);
   }

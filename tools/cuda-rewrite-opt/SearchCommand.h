@@ -39,8 +39,10 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
 int runPrintSpace(llvm::StringRef SpaceFile, const KernelModel &Model,
                   const RewriteContext &Ctx, llvm::raw_ostream &Err);
 
-/// Runs a strategy against a recorded space; prints a JSON result.
+/// Runs a strategy against a recorded space; prints a JSON result, and
+/// writes a report of the simulated run when ReportFile is set.
 int runSimulate(llvm::StringRef SpaceFile, const SearchControl &Control,
+                llvm::StringRef ReportFile, llvm::StringRef ToolVersion,
                 llvm::raw_ostream &Err);
 
 struct ReplayRequest {

@@ -31,6 +31,8 @@ public:
   SearchSpace &space() { return *Space; }
   const KernelFeatures &features() const { return Features; }
   const std::string &name() const { return Name; }
+  /// Where it was recorded ("" when the file does not say).
+  const std::string &gpu() const { return Gpu; }
   /// The fastest verified time of all points (ms).
   std::optional<double> optimum() const;
   size_t points() const { return Results->size(); }
@@ -40,7 +42,7 @@ public:
 private:
   std::unique_ptr<SearchSpace> Space;
   KernelFeatures Features;
-  std::string Name;
+  std::string Name, Gpu;
   std::shared_ptr<std::map<Point, Trial>> Results =
       std::make_shared<std::map<Point, Trial>>();
 };

@@ -1,0 +1,195 @@
+#include "GpuSearch.h"
+#include "cro/Frontend/LocalGpu.h"
+#include "cro/Rewrite/Engine.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+std::string nvccVersion(StringRef Identity) {
+  // "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0.88".
+  size_t V = Identity.rfind(", V");
+  if (V == StringRef::npos)
+    return Identity.trim().str();
+  return Identity.substr(V + 3)
+      .take_while([](char C) { return isDigit(C) || C == '.'; })
+      .str();
+}
+
+} // namespace
+
+Expected<std::unique_ptr<TuningDatabase>> openDatabase(StringRef Path) {
+  if (Path == "none")
+    return std::unique_ptr<TuningDatabase>();
+  return TuningDatabase::open(Path.empty() ? defaultDatabasePath() : Path);
+}
+
+Expected<SearchSpace> fileSpace(StringRef SpaceFile, const KernelModel &Model,
+                                const RewriteContext &Ctx,
+                                const HardwareLimits &Limits) {
+  std::optional<json::Object> Restrict;
+  if (!SpaceFile.empty()) {
+    Expected<json::Object> R = readConfiguration(SpaceFile);
+    if (!R)
+      return R.takeError();
+    Restrict = std::move(*R);
+  }
+  Expected<SearchSpace> Space =
+      SearchSpace::fromModel(Model, Limits, Restrict ? &*Restrict : nullptr);
+  if (!Space)
+    return Space.takeError();
+  // The rewrite engine is the judge of the knobs' dependencies: a
+  // configuration it cannot rewrite is never built.
+  Space->setLegalityOracle(
+      [&Ctx](const json::Object &Config, const Point &) -> std::string {
+        Expected<Variant> V = applyConfiguration(Ctx, Config);
+        if (!V)
+          return toString(V.takeError());
+        return "";
+      });
+  return Space;
+}
+
+GpuSearch::~GpuSearch() {
+  Eval.reset(); // its builds finish first
+  if (!WorkDir.empty())
+    sys::fs::remove_directories(WorkDir);
+}
+
+Expected<std::unique_ptr<GpuSearch>> GpuSearch::start(const SearchRequest &Req,
+                                                      const ParsedFile &PF,
+                                                      const KernelModel &Model,
+                                                      const RewriteContext &Ctx,
+                                                      raw_ostream &Err) {
+  std::unique_ptr<GpuSearch> S(new GpuSearch());
+  S->Req = &Req;
+  S->Ctx = &Ctx;
+  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu)
+    return makeToolError(ExitCode::NoGpu,
+                         "no NVIDIA GPU found on this machine: the search "
+                         "measures every candidate on one (use --replay to "
+                         "emit a result tuned elsewhere)");
+  S->Gpu = *Gpu;
+  S->Limits = queryDeviceLimits().value_or(tableLimits(Gpu->Arch));
+  Expected<SearchSpace> Space = fileSpace(Req.SpaceFile, Model, Ctx, S->Limits);
+  if (!Space)
+    return Space.takeError();
+  S->Space = std::make_unique<SearchSpace>(std::move(*Space));
+
+  S->DbPath = Req.DbPath.empty() ? defaultDatabasePath() : Req.DbPath;
+  Expected<std::unique_ptr<TuningDatabase>> Db = openDatabase(Req.DbPath);
+  if (!Db)
+    return Db.takeError();
+  S->Db = std::move(*Db);
+
+  Expected<EvaluateOptions> EO = evaluateOptions(Req.Measure, PF, Model);
+  if (!EO)
+    return EO.takeError();
+  GpuEvaluatorOptions &GO = S->Options;
+  GO.Eval = std::move(*EO);
+  GO.Eval.Runs = 1;
+  GO.OriginalRuns = std::max(1u, Req.Measure.Runs);
+  GO.Build = buildOptions(Req.Measure, PF, *Gpu);
+  GO.Harness = Req.Harness;
+  GO.Db = S->Db.get();
+  GO.SourceHash = sourceHash(Ctx.Source, Req.Measure, Req.Harness);
+  GO.Strategy = Req.Control.Strategy;
+  GO.Where = {Gpu->Name, S->Limits.ComputeCapability, Gpu->Driver, ""};
+  {
+    Builder Probe(GO.Build);
+    Expected<std::string> Id = Probe.compilerIdentity();
+    if (!Id)
+      return Id.takeError();
+    GO.Where.Nvcc = nvccVersion(*Id);
+  }
+  SmallString<128> Work;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("cro-search", Work))
+    return makeToolError(ExitCode::OutputError,
+                         "temporary directory: " + EC.message());
+  S->WorkDir = Work.str().str();
+  GO.Eval.WorkDir = S->WorkDir;
+
+  S->Features = kernelFeatures(Model);
+  if (S->Db) {
+    if (Error E = S->Db->describeSource(GO.SourceHash, Ctx.FilePath,
+                                        S->Features.signature()))
+      Err << "cuda-rewrite-opt: warning: " << toString(std::move(E)) << "\n";
+    if (auto Similar = S->Db->bestOfSimilar(S->Features.signature(), Gpu->Name,
+                                            GO.SourceHash)) {
+      for (const EvaluationRecord &R : *Similar) {
+        Expected<json::Value> C = json::parse(R.Config);
+        if (!C || !C->getAsObject() || !R.MedianMs || !R.OriginalMs) {
+          if (!C)
+            consumeError(C.takeError());
+          continue;
+        }
+        S->Priors.push_back({S->Features.signature(), *C->getAsObject(),
+                             *R.OriginalMs / *R.MedianMs});
+      }
+    } else {
+      consumeError(Similar.takeError());
+    }
+  }
+
+  S->Eval = std::make_unique<GpuEvaluator>(Ctx, *S->Space, GO);
+  if (!Req.Quiet)
+    Err << "cuda-rewrite-opt: measuring the original on " << Gpu->Name
+        << "...\n";
+  if (Error E = S->Eval->measureOriginal())
+    return std::move(E);
+  return std::move(S);
+}
+
+SearchResult GpuSearch::run(const TrialCallback &OnTrial) {
+  StrategyContext SCtx{*Space, Req->Control.Seed, Features, Priors,
+                       Req->Control.Budget};
+  SearchOptions Opts;
+  Opts.Budget = Req->Control.Budget;
+  Opts.TimeLimitSeconds = Req->Control.TimeLimitSeconds;
+  Opts.Batch = Req->Control.Batch;
+  Opts.Patience = Req->Control.Patience;
+  Expected<std::unique_ptr<SearchStrategy>> Strategy =
+      makeStrategy(Req->Control.Strategy, SCtx);
+  if (!Strategy) {
+    SearchResult R;
+    R.StopReason = "strategy failed: " + toString(Strategy.takeError());
+    return R;
+  }
+  SearchResult R = runSearch(*Space, **Strategy, *Eval, Opts, OnTrial);
+  return R;
+}
+
+Evaluation GpuSearch::confirm(const Point &P, unsigned Runs) {
+  Evaluation E;
+  Expected<Variant> V = applyConfiguration(*Ctx, Space->config(P));
+  if (!V) {
+    E.Rejection = toString(V.takeError());
+    return E;
+  }
+  Builder B(Options.Build);
+  Expected<std::vector<BuildResult>> Built =
+      B.build({{Ctx->Source.str() + Options.Harness, {}},
+               {V->Source + Options.Harness, V->NvccFlags}});
+  if (!Built) {
+    E.Rejection = toString(Built.takeError());
+    return E;
+  }
+  if (!(*Built)[0].Ok || !(*Built)[1].Ok) {
+    E.Rejection =
+        "does not compile any more: " + (*Built)[(*Built)[0].Ok ? 1 : 0].Log;
+    return E;
+  }
+  EvaluateOptions EO = Options.Eval;
+  EO.Runs = std::max(2u, Runs);
+  return evaluate((*Built)[0].Executable, (*Built)[1].Executable, Ctx->Model,
+                  EO);
+}
+
+} // namespace cro

@@ -1,0 +1,75 @@
+//===- GpuSearch.h - one search on the local GPU, set up and run ----------===//
+//
+// Everything a search on the GPU needs, in one object that --search and the
+// main command share: the space (with the GPU's limits and the rewrite
+// engine as judge), the tuning database (resume, transfer priors), the
+// evaluator (parallel nvcc, verification, timing), the strategy, and a final
+// confirmation of the winner against the original in interleaved runs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CRO_TOOLS_GPUSEARCH_H
+#define CRO_TOOLS_GPUSEARCH_H
+
+#include "SearchCommand.h"
+#include "cro/Database/TuningDatabase.h"
+#include "cro/Search/GpuEvaluator.h"
+
+namespace cro {
+
+class GpuSearch {
+public:
+  /// Sets everything up and measures the original; errors carry the exit
+  /// code (no GPU, no measurement library, an original that does not run).
+  static llvm::Expected<std::unique_ptr<GpuSearch>>
+  start(const SearchRequest &Req, const ParsedFile &PF,
+        const KernelModel &Model, const RewriteContext &Ctx,
+        llvm::raw_ostream &Err);
+  ~GpuSearch();
+
+  SearchResult run(const TrialCallback &OnTrial);
+
+  /// The winner P against the original: both built (from the cache) and run
+  /// Runs times each, interleaved, outputs verified again.
+  Evaluation confirm(const Point &P, unsigned Runs);
+
+  const SearchSpace &space() const { return *Space; }
+  const LocalGpu &gpu() const { return Gpu; }
+  const HardwareLimits &limits() const { return Limits; }
+  const Platform &platform() const { return Options.Where; }
+  const GpuEvaluator &evaluator() const { return *Eval; }
+  const std::vector<std::string> &buildFlags() const {
+    return Options.Build.Flags;
+  }
+  const KernelFeatures &features() const { return Features; }
+  std::string databasePath() const { return DbPath; }
+
+private:
+  GpuSearch() = default;
+  const SearchRequest *Req = nullptr;
+  const RewriteContext *Ctx = nullptr;
+  LocalGpu Gpu;
+  HardwareLimits Limits;
+  std::unique_ptr<SearchSpace> Space;
+  std::unique_ptr<TuningDatabase> Db;
+  std::string DbPath;
+  GpuEvaluatorOptions Options;
+  std::unique_ptr<GpuEvaluator> Eval;
+  KernelFeatures Features;
+  std::vector<PriorResult> Priors;
+  std::string WorkDir;
+};
+
+/// The space of the file's knobs, restricted by SpaceFile ("" = all),
+/// judged by the rewrite engine and Limits.
+llvm::Expected<SearchSpace> fileSpace(llvm::StringRef SpaceFile,
+                                      const KernelModel &Model,
+                                      const RewriteContext &Ctx,
+                                      const HardwareLimits &Limits);
+
+/// Opens the database Path ("" = the default, "none" = none: nullptr).
+llvm::Expected<std::unique_ptr<TuningDatabase>>
+openDatabase(llvm::StringRef Path);
+
+} // namespace cro
+
+#endif

@@ -1,0 +1,316 @@
+#include "TuneCommand.h"
+#include "GpuSearch.h"
+#include "Progress.h"
+#include "cro/Frontend/LocalGpu.h"
+#include "cro/Report/TuningReport.h"
+#include "cro/Report/UnifiedDiff.h"
+#include "cro/Rewrite/Engine.h"
+#include "cro/Support/AtomicFile.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <ctime>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+std::string today() {
+  std::time_t T = std::time(nullptr);
+  char Buf[32];
+  std::strftime(Buf, sizeof Buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&T));
+  return Buf;
+}
+
+/// "shared-stage sgemm.shared_stage = 32", one per changed knob.
+std::vector<std::pair<std::string, std::string>>
+changes(const SearchSpace &Space, const Point &P) {
+  std::vector<std::pair<std::string, std::string>> Out;
+  const auto &Dims = Space.dimensions();
+  for (size_t I = 0; I < Dims.size(); ++I)
+    if (P[I] != Dims[I].Default)
+      Out.push_back({Dims[I].Kernel, formatv("{0} {1} = {2}", Dims[I].Transform,
+                                             Dims[I].Knob, Dims[I].Values[P[I]])
+                                         .str()});
+  return Out;
+}
+
+std::string sequenceText(const SearchSpace &Space, const Point &P) {
+  std::string S;
+  for (auto &[Kernel, Change] : changes(Space, P))
+    S += (S.empty() ? "" : "; ") + Change;
+  return S.empty() ? "the original" : S;
+}
+
+/// One line per kernel (file-wide compiler flags on their own line).
+std::vector<std::string> sequenceByKernel(const SearchSpace &Space,
+                                          const Point &P) {
+  std::map<std::string, std::string> ByKernel;
+  for (auto &[Kernel, Change] : changes(Space, P)) {
+    std::string &L = ByKernel[Kernel];
+    L += (L.empty() ? "" : "; ") + Change;
+  }
+  std::vector<std::string> Out;
+  for (auto &[Kernel, L] : ByKernel)
+    Out.push_back(
+        (Kernel.empty() ? std::string("all kernels") : "kernel " + Kernel) +
+        ": " + L);
+  return Out;
+}
+
+/// Per-run sums over the target kernels of each kernel's run median.
+std::vector<double> runTotals(const ProgramRun &R) {
+  std::vector<double> Out;
+  for (const auto &[K, T] : R.Timings) {
+    if (Out.size() < T.RunMedians.size())
+      Out.resize(T.RunMedians.size(), 0.0);
+    for (size_t I = 0; I < T.RunMedians.size(); ++I)
+      Out[I] += T.RunMedians[I];
+  }
+  return Out;
+}
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+double spread(const ProgramRun &R) {
+  double S = 0;
+  for (const auto &[K, T] : R.Timings)
+    S += T.Time.P75 - T.Time.P25;
+  return S;
+}
+
+Error writeOutput(StringRef Path, StringRef Text) {
+  if (Path.empty() || Path == "-") {
+    outs() << Text;
+    return Error::success();
+  }
+  return writeFileAtomically(Path, Text);
+}
+
+/// No GPU: the database's result for this source, else the original.
+int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
+               const RewriteContext &Ctx, raw_ostream &Err) {
+  HardwareLimits Limits = tableLimits(Model.GpuArch);
+  uint64_t Points = 0, Knobs = 0;
+  if (Expected<SearchSpace> S =
+          fileSpace(Req.Search.SpaceFile, Model, Ctx, Limits)) {
+    Points = S->size();
+    Knobs = S->dimensions().size();
+  } else {
+    return reportAndGetExitCode(S.takeError(), Err);
+  }
+  std::string Names;
+  for (const KernelInfo &K : Model.Kernels)
+    Names += (Names.empty() ? "" : ", ") + K.Name;
+  Err << formatv("cuda-rewrite-opt: {0}: {1} kernel{2} ({3}); a search space "
+                 "of {4} points over {5} knobs\n",
+                 Ctx.FilePath, Model.Kernels.size(),
+                 Model.Kernels.size() == 1 ? "" : "s", Names, Points, Knobs);
+  ReplayRequest RR;
+  RR.Measure = Req.Search.Measure;
+  RR.DbPath = Req.Search.DbPath;
+  RR.Gpu = Req.GpuName;
+  RR.OutputFile = Req.Search.OutputFile;
+  RR.Harness = Req.Search.Harness;
+  // runReplay says which GPU's result it wrote, or that there was none.
+  Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine: nothing can "
+         "be measured; looking for a tuned result in the tuning database\n";
+  return runReplay(RR, Model, Ctx, Err);
+}
+
+} // namespace
+
+int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
+                   const KernelModel &Model, const RewriteContext &Ctx,
+                   raw_ostream &Err) {
+  if (!Req.ReportFile.empty()) {
+    // Refuse a bad report name before spending minutes on the search.
+    TuningReport Probe;
+    if (Expected<std::string> T = renderReport(Probe, Req.ReportFile); !T)
+      return reportAndGetExitCode(T.takeError(), Err);
+  }
+  if (!probeLocalGpu())
+    return withoutGpu(Req, Model, Ctx, Err);
+
+  std::unique_ptr<raw_fd_ostream> JsonLog;
+  if (!Req.LogJson.empty()) {
+    std::error_code EC;
+    JsonLog = std::make_unique<raw_fd_ostream>(
+        Req.LogJson == "-" ? "-" : Req.LogJson, EC);
+    if (EC)
+      return reportAndGetExitCode(
+          makeToolError(ExitCode::OutputError, "--log-json: cannot write '" +
+                                                   Req.LogJson +
+                                                   "': " + EC.message()),
+          Err);
+  }
+  Progress P(Progress::chooseMode(Req.Search.Quiet), Err, std::move(JsonLog));
+  SearchRequest SR = Req.Search;
+  SR.Quiet = true; // Progress speaks for the search
+  Expected<std::unique_ptr<GpuSearch>> S =
+      GpuSearch::start(SR, PF, Model, Ctx, Err);
+  if (!S)
+    return reportAndGetExitCode(S.takeError(), Err);
+  const SearchSpace &Space = (*S)->space();
+  const Trial &Original = (*S)->evaluator().original();
+  P.start(Ctx.FilePath, (*S)->gpu().Name, *Original.Time, Space.size(),
+          SR.Control.Strategy, SR.Control.Budget);
+  SearchResult R = (*S)->run(
+      [&](const Trial &T, const SearchResult &SoFar) { P.trial(T, SoFar); });
+  if (!(*S)->evaluator().databaseProblem().empty())
+    P.say("warning: tuning database: " + (*S)->evaluator().databaseProblem());
+  if (StringRef(R.StopReason).starts_with("strategy failed")) {
+    P.say("error: " + R.StopReason + "; the output was not written");
+    return static_cast<int>(ExitCode::SearchFailed);
+  }
+
+  TuningReport Rep;
+  Rep.Tool = Req.ToolVersion;
+  Rep.File = Ctx.FilePath.str();
+  Rep.Gpu = (*S)->gpu().Name;
+  Rep.Arch = (*S)->gpu().Arch;
+  Rep.Driver = (*S)->gpu().Driver;
+  Rep.Nvcc = (*S)->platform().Nvcc;
+  Rep.Date = today();
+  Rep.Strategy = SR.Control.Strategy;
+  Rep.Budget = SR.Control.Budget;
+  Rep.Seed = SR.Control.Seed;
+  Rep.StopReason = R.StopReason;
+  Rep.OriginalMs = *Original.Time;
+  Rep.TotalSeconds = R.TotalSeconds;
+  Rep.CompileSeconds = (*S)->evaluator().compileSeconds();
+  Rep.MeasureSeconds = (*S)->evaluator().measureSeconds();
+  Rep.StrategySeconds = R.StrategySeconds;
+  for (size_t I = 0; I < R.Trials.size(); ++I) {
+    const Trial &T = R.Trials[I];
+    ReportEvaluation E;
+    E.ElapsedSeconds = R.Elapsed[I];
+    E.Config = T.Key;
+    E.Sequence = sequenceText(Space, T.P);
+    E.Verdict = T.Verdict;
+    E.Reason = T.Reason;
+    E.Why = T.Why;
+    E.Move = T.Move;
+    E.TimeMs = T.Time;
+    if (T.Spread > 0)
+      E.SpreadMs = T.Spread;
+    E.Resumed = T.Resumed;
+    E.BestSpeedup = *Original.Time / R.Trace[I];
+    Rep.Evaluations.push_back(std::move(E));
+  }
+
+  // The winner of the search, confirmed against the original in
+  // interleaved runs: the search's single run per variant can be lucky.
+  std::string Text = Ctx.Source.str();
+  const Trial *Best = R.Best ? &R.Trials[*R.Best] : nullptr;
+  bool Wrote = false;
+  if (!Best || Best->P == Space.defaultPoint()) {
+    Rep.Decision = "No variant was faster than the original: the output is "
+                   "the original, unchanged.";
+  } else {
+    unsigned Runs = std::max(3u, Req.Search.Measure.Runs);
+    P.say(formatv("confirming the best candidate ({0:f2}x in the search) "
+                  "against the original, {1} interleaved runs each",
+                  *Original.Time / *Best->Time, Runs)
+              .str());
+    Evaluation C = (*S)->confirm(Best->P, Runs);
+    std::vector<double> O = runTotals(C.Original), V = runTotals(C.Variant);
+    Rep.ConfirmRuns = Runs;
+    if (!C.Verified) {
+      Rep.Decision = "The best candidate failed verification when measured "
+                     "again (" +
+                     C.Rejection + "): the output is the original, unchanged.";
+    } else {
+      Rep.OriginalMs = median(O);
+      Rep.OriginalSpreadMs = spread(C.Original);
+      Rep.BestMs = median(V);
+      Rep.BestSpreadMs = spread(C.Variant);
+      Rep.BestConfig = Space.key(Best->P);
+      Rep.BestSequence = sequenceByKernel(Space, Best->P);
+      Rep.FasterBeyondNoise = !O.empty() && !V.empty() &&
+                              *std::max_element(V.begin(), V.end()) <
+                                  *std::min_element(O.begin(), O.end());
+      for (const auto &[K, T] : C.Original.Timings) {
+        auto It = C.Variant.Timings.find(K);
+        auto Get = [&](auto F)
+            -> std::pair<std::optional<double>, std::optional<double>> {
+          return {F(T), It == C.Variant.Timings.end()
+                            ? std::nullopt
+                            : std::optional<double>(F(It->second))};
+        };
+        auto Add = [&](StringRef Name, auto F) {
+          auto [A, B] = Get(F);
+          Rep.Metrics.push_back({K, Name.str(), A, B});
+        };
+        Add("median time per launch (ms)",
+            [](const KernelTiming &X) { return X.Time.Median; });
+        Add("registers per thread",
+            [](const KernelTiming &X) { return double(X.Registers); });
+        Add("achieved occupancy",
+            [](const KernelTiming &X) { return X.Occupancy; });
+      }
+      if (Rep.FasterBeyondNoise) {
+        Expected<Variant> Var = applyConfiguration(Ctx, Space.config(Best->P));
+        if (!Var)
+          return reportAndGetExitCode(Var.takeError(), Err);
+        std::string Header = formatv(
+            "// Tuned by {0} on {1} ({2}, driver {3}, nvcc {4}), {5}.\n",
+            Req.ToolVersion, Rep.Gpu, Rep.Arch, Rep.Driver, Rep.Nvcc, Rep.Date);
+        for (const std::string &L : Rep.BestSequence)
+          Header += "// Rewrites, " + L + "\n";
+        Header +=
+            formatv("// Measured: {0:f4} ms (IQR {1:f4} ms) against "
+                    "{2:f4} ms (IQR {3:f4} ms) for the original: "
+                    "{4:f2}x, {5} interleaved runs each; outputs "
+                    "verified against the original's.\n",
+                    *Rep.BestMs, Rep.BestSpreadMs, Rep.OriginalMs,
+                    Rep.OriginalSpreadMs, Rep.OriginalMs / *Rep.BestMs, Runs);
+        Text = Header + variantFileText(*Var);
+        Wrote = true;
+        Rep.Decision =
+            formatv("Wrote the fastest verified variant: {0:f2}x the "
+                    "original, faster in every one of {1} interleaved runs.",
+                    Rep.OriginalMs / *Rep.BestMs, Runs)
+                .str();
+      } else {
+        Rep.Decision =
+            formatv("The best candidate ({0:f2}x by the medians) was not "
+                    "faster than the original in every one of {1} "
+                    "interleaved runs, so the difference is within the noise: "
+                    "the output is the original, unchanged.",
+                    Rep.OriginalMs / *Rep.BestMs, Runs)
+                .str();
+      }
+    }
+  }
+  if (Error E = writeOutput(Req.Search.OutputFile, Text))
+    return reportAndGetExitCode(std::move(E), Err);
+  if (Req.Diff)
+    outs() << unifiedDiff(Ctx.Source, Text, Ctx.FilePath);
+  if (!Req.ReportFile.empty()) {
+    Expected<std::string> T = renderReport(Rep, Req.ReportFile);
+    if (!T)
+      return reportAndGetExitCode(T.takeError(), Err);
+    if (Error E = writeFileAtomically(Req.ReportFile, *T))
+      return reportAndGetExitCode(std::move(E), Err);
+  }
+  P.done(
+      json::Object{{"decision", Rep.Decision},
+                   {"wrote_variant", Wrote},
+                   {"evaluations", int64_t(R.Trials.size())},
+                   {"speedup", Rep.BestMs && Wrote
+                                   ? json::Value(Rep.OriginalMs / *Rep.BestMs)
+                                   : json::Value(1.0)}});
+  P.say(Rep.Decision);
+  return 0;
+}
+
+} // namespace cro
