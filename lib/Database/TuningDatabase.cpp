@@ -33,6 +33,14 @@ CREATE TABLE IF NOT EXISTS evaluations (
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_source
   ON evaluations (source_hash, gpu, verdict, median_ms);
+CREATE TABLE IF NOT EXISTS decisions (
+  id INTEGER PRIMARY KEY,
+  source_hash TEXT NOT NULL,
+  gpu TEXT NOT NULL,
+  config TEXT NOT NULL,
+  speedup REAL,
+  decided_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
 CREATE TABLE IF NOT EXISTS sources (
   source_hash TEXT PRIMARY KEY,
   file TEXT NOT NULL,
@@ -289,6 +297,38 @@ TuningDatabase::gpusWithResults(StringRef SourceHash) {
   if (Rc != SQLITE_DONE)
     return S.error("gpus");
   return Out;
+}
+
+Error TuningDatabase::recordDecision(StringRef SourceHash, StringRef Gpu,
+                                     StringRef Config, double Speedup) {
+  Statement S(Db, "INSERT INTO decisions (source_hash, gpu, config, speedup) "
+                  "VALUES (?, ?, ?, ?)");
+  if (!S.ok())
+    return S.error("prepare decision");
+  S.bind(1, SourceHash);
+  S.bind(2, Gpu);
+  S.bind(3, Config);
+  S.bind(4, std::optional<double>(Speedup));
+  if (S.step() != SQLITE_DONE)
+    return S.error("decision");
+  return Error::success();
+}
+
+Expected<std::optional<std::pair<std::string, double>>>
+TuningDatabase::latestDecision(StringRef SourceHash, StringRef Gpu) {
+  Statement S(Db, "SELECT config, speedup FROM decisions WHERE source_hash = "
+                  "? AND gpu = ? ORDER BY id DESC LIMIT 1");
+  if (!S.ok())
+    return S.error("prepare latest decision");
+  S.bind(1, SourceHash);
+  S.bind(2, Gpu);
+  int Rc = S.step();
+  if (Rc == SQLITE_ROW)
+    return std::optional<std::pair<std::string, double>>(
+        std::make_pair(S.text(0), S.real(1).value_or(1.0)));
+  if (Rc != SQLITE_DONE)
+    return S.error("latest decision");
+  return std::optional<std::pair<std::string, double>>();
 }
 
 } // namespace cro

@@ -70,6 +70,7 @@ Expected<std::unique_ptr<GpuSearch>> GpuSearch::start(const SearchRequest &Req,
   std::unique_ptr<GpuSearch> S(new GpuSearch());
   S->Req = &Req;
   S->Ctx = &Ctx;
+  S->Err = &Err;
   std::optional<LocalGpu> Gpu = probeLocalGpu();
   if (!Gpu)
     return makeToolError(ExitCode::NoGpu,
@@ -164,6 +165,14 @@ SearchResult GpuSearch::run(const TrialCallback &OnTrial) {
   }
   SearchResult R = runSearch(*Space, **Strategy, *Eval, Opts, OnTrial);
   return R;
+}
+
+void GpuSearch::recordDecision(StringRef Config, double Speedup) {
+  if (!Db)
+    return;
+  if (Error E = Db->recordDecision(Options.SourceHash, Gpu.Name, Config,
+                                   Speedup))
+    *Err << "cuda-rewrite-opt: warning: " << toString(std::move(E)) << "\n";
 }
 
 Evaluation GpuSearch::confirm(const Point &P, unsigned Runs) {

@@ -32,6 +32,10 @@ public:
   /// Runs times each, interleaved, outputs verified again.
   Evaluation confirm(const Point &P, unsigned Runs);
 
+  /// Remembers the main command's confirmed choice for --replay (a warning
+  /// on Err when the database cannot take it).
+  void recordDecision(llvm::StringRef Config, double Speedup);
+
   const SearchSpace &space() const { return *Space; }
   const LocalGpu &gpu() const { return Gpu; }
   const HardwareLimits &limits() const { return Limits; }
@@ -57,6 +61,7 @@ private:
   KernelFeatures Features;
   std::vector<PriorResult> Priors;
   std::string WorkDir;
+  llvm::raw_ostream *Err = nullptr;
 };
 
 /// The space of the file's knobs, restricted by SpaceFile ("" = all),

@@ -293,6 +293,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   }
   if (Error E = writeOutput(Req.Search.OutputFile, Text))
     return reportAndGetExitCode(std::move(E), Err);
+  (*S)->recordDecision(Wrote ? Space.key(Best->P) : "{}",
+                       Wrote ? Rep.OriginalMs / *Rep.BestMs : 1.0);
   if (Req.Diff)
     outs() << unifiedDiff(Ctx.Source, Text, Ctx.FilePath);
   if (!Req.ReportFile.empty()) {

@@ -85,6 +85,14 @@ public:
   bestOfSimilar(llvm::StringRef Signature, llvm::StringRef Gpu,
                 llvm::StringRef ExcludeSourceHash, unsigned Limit = 5);
 
+  /// What the main command chose for this source on this GPU after
+  /// confirming its winner against the original ("{}": the original, when
+  /// nothing beat it beyond the noise). --replay follows the latest one.
+  llvm::Error recordDecision(llvm::StringRef SourceHash, llvm::StringRef Gpu,
+                             llvm::StringRef Config, double Speedup);
+  llvm::Expected<std::optional<std::pair<std::string, double>>>
+  latestDecision(llvm::StringRef SourceHash, llvm::StringRef Gpu);
+
   /// The GPUs this source has verified results for.
   llvm::Expected<std::vector<std::string>>
   gpusWithResults(llvm::StringRef SourceHash);

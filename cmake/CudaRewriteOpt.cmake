@@ -1,0 +1,110 @@
+# CudaRewriteOpt.cmake -- build CUDA sources as tuned by cuda-rewrite-opt.
+#
+#   find_package(CudaRewriteOpt REQUIRED)   # or include() this file
+#   add_executable(app main.cu kernels.cu)
+#   cuda_rewrite_opt(TARGET app SOURCES kernels.cu
+#                    [RUN "args"]...           # program arguments for tuning
+#                    [DB path] [GPU "name"] [OPTIONS --budget 60 ...])
+#
+# At build time each named source is replaced by its tuned version, replayed
+# from the tuning database with `cuda-rewrite-opt --replay`: no GPU needed,
+# deterministic, fast. When the database has no result for the source (as
+# it is now, with these arguments), the original is used and the build says
+# so. The target `<target>-tune` runs the search on a GPU (the main command,
+# one source after another) and records the results in the database; the
+# next build picks them up.
+#
+# Makefiles, the same in one line per source:
+#   kernels.tuned.cu: kernels.cu ; cuda-rewrite-opt $< --replay -o $@
+#
+# Variables: CUDA_REWRITE_OPT_EXECUTABLE (the tool), CUDA_REWRITE_OPT_DB
+# (default database for every target; empty = the tool's default,
+# ~/.cache/cuda-rewrite-opt/tuning.db).
+
+include_guard(GLOBAL)
+
+if(NOT CUDA_REWRITE_OPT_EXECUTABLE)
+  find_program(CUDA_REWRITE_OPT_EXECUTABLE cuda-rewrite-opt
+               HINTS "${CMAKE_CURRENT_LIST_DIR}/../../../bin")
+endif()
+set(CUDA_REWRITE_OPT_DB "" CACHE STRING
+    "Tuning database for cuda_rewrite_opt() (empty: the tool's default)")
+
+function(cuda_rewrite_opt)
+  cmake_parse_arguments(CRO "" "TARGET;DB;GPU" "SOURCES;RUN;OPTIONS" ${ARGN})
+  if(NOT CRO_TARGET OR NOT CRO_SOURCES)
+    message(FATAL_ERROR "cuda_rewrite_opt: TARGET and SOURCES are required")
+  endif()
+  if(NOT TARGET ${CRO_TARGET})
+    message(FATAL_ERROR "cuda_rewrite_opt: no target '${CRO_TARGET}'")
+  endif()
+  if(NOT CUDA_REWRITE_OPT_EXECUTABLE)
+    message(FATAL_ERROR "cuda_rewrite_opt: cuda-rewrite-opt not found; set "
+                        "CUDA_REWRITE_OPT_EXECUTABLE")
+  endif()
+  if(NOT CRO_DB)
+    set(CRO_DB "${CUDA_REWRITE_OPT_DB}")
+  endif()
+
+  # What identifies a result in the database: the same arguments for the
+  # replay and for the search.
+  set(common)
+  if(CRO_DB)
+    list(APPEND common --db "${CRO_DB}")
+  endif()
+  foreach(run IN LISTS CRO_RUN)
+    list(APPEND common "--run=${run}")
+  endforeach()
+
+  get_target_property(sources ${CRO_TARGET} SOURCES)
+  set(tune_commands)
+  foreach(src IN LISTS CRO_SOURCES)
+    get_filename_component(abs "${src}" ABSOLUTE)
+    get_filename_component(name "${src}" NAME_WE)
+    get_filename_component(ext "${src}" EXT)
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/cuda-rewrite-opt/${CRO_TARGET}/${name}.tuned${ext}")
+    set(replay ${common})
+    if(CRO_GPU)
+      list(APPEND replay --gpu "${CRO_GPU}")
+    endif()
+    # The replay runs at every build (the database may have a new result
+    # that no file timestamp announces; it takes a second), and the tuned
+    # copy is only touched when its text changes, so nothing recompiles
+    # needlessly.
+    string(MAKE_C_IDENTIFIER "${name}${ext}" id)
+    add_custom_target(${CRO_TARGET}-replay-${id}
+      COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" --replay ${replay}
+              -o "${out}.new"
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${out}.new" "${out}"
+      BYPRODUCTS "${out}"
+      COMMENT "cuda-rewrite-opt: replaying the tuned ${src}"
+      VERBATIM)
+    add_dependencies(${CRO_TARGET} ${CRO_TARGET}-replay-${id})
+    # The tuned copy is compiled instead of the original.
+    set(replaced FALSE)
+    set(new_sources)
+    foreach(s IN LISTS sources)
+      get_filename_component(s_abs "${s}" ABSOLUTE)
+      if(s_abs STREQUAL abs)
+        list(APPEND new_sources "${out}")
+        set(replaced TRUE)
+      else()
+        list(APPEND new_sources "${s}")
+      endif()
+    endforeach()
+    if(NOT replaced)
+      message(FATAL_ERROR "cuda_rewrite_opt: ${src} is not a source of ${CRO_TARGET}")
+    endif()
+    set(sources ${new_sources})
+    # Relative includes of the original still resolve from the copy.
+    get_filename_component(dir "${abs}" DIRECTORY)
+    set_source_files_properties("${out}" PROPERTIES INCLUDE_DIRECTORIES "${dir}")
+    list(APPEND tune_commands
+         COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" ${common} ${CRO_OPTIONS}
+                 -o "${CMAKE_CURRENT_BINARY_DIR}/cuda-rewrite-opt/${CRO_TARGET}/${name}.search${ext}")
+  endforeach()
+  set_property(TARGET ${CRO_TARGET} PROPERTY SOURCES ${sources})
+  add_custom_target(${CRO_TARGET}-tune ${tune_commands}
+                    COMMENT "cuda-rewrite-opt: tuning ${CRO_SOURCES} on this machine's GPU"
+                    VERBATIM)
+endfunction()

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The CMake integration (CTest cmake-example): configures and builds
+# examples/cmake against this build's cuda-rewrite-opt. Without a tuned
+# result the original is compiled and the build says so; after a search
+# (simulated here by recording a result in the database, as a search on an
+# H200 would) the next build compiles the replayed variant.
+# Usage: cmake-example.sh <source dir> <build dir>
+set -euo pipefail
+src=$1
+build=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+db="$work/tuning.db"
+cmake -S "$src/examples/cmake" -B "$work/b" -G Ninja \
+  -DCudaRewriteOpt_DIR="$build" -DCUDA_REWRITE_OPT_DB="$db" \
+  -DCMAKE_CUDA_COMPILER="${CUDACXX:-/usr/local/cuda/bin/nvcc}" > "$work/configure.log" ||
+  { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/b" > "$work/build1.log" 2>&1 || { cat "$work/build1.log"; exit 1; }
+grep -q "no tuned result for '.*vector_add.cu'.*wrote the original unchanged" "$work/build1.log" ||
+  { echo "FAIL: the first build did not say it used the original"; cat "$work/build1.log"; exit 1; }
+tuned="$work/b/cuda-rewrite-opt/vector_add/vector_add.tuned.cu"
+cmp -s "$tuned" "$src/examples/cmake/vector_add.cu" ||
+  { echo "FAIL: without a result the compiled source must be the original"; exit 1; }
+test -x "$work/b/vector_add" || { echo "FAIL: no executable"; exit 1; }
+echo "build 1: original compiled, and the build said so"
+
+# A result on an H200 for exactly this source, then the next build.
+python3 "$src/test/search/Inputs/seed-db.py" "$db" "$src/examples/cmake/vector_add.cu" \
+  "NVIDIA H200" '{"vector_add.block":128}' 0.5 1.0
+cmake --build "$work/b" > "$work/build2.log" 2>&1 || { cat "$work/build2.log"; exit 1; }
+grep -q "replayed the best verified variant on NVIDIA H200" "$work/build2.log" ||
+  { echo "FAIL: the second build did not replay"; cat "$work/build2.log"; exit 1; }
+echo '{"vector_add.block": 128}' > "$work/c.json"
+"$build/bin/cuda-rewrite-opt" "$src/examples/cmake/vector_add.cu" --apply "$work/c.json" -o "$work/expected.cu"
+cmp -s "$tuned" "$work/expected.cu" || { echo "FAIL: the replayed source is not the tuned variant"; diff "$tuned" "$work/expected.cu" | head; exit 1; }
+test -x "$work/b/vector_add" || { echo "FAIL: no executable after the replay"; exit 1; }
+# The tune target exists (it needs a GPU to do anything).
+cmake --build "$work/b" --target help | grep -q "vector_add-tune" ||
+  { echo "FAIL: no vector_add-tune target"; exit 1; }
+echo "build 2: the replayed variant compiled; PASSED"
