@@ -328,20 +328,12 @@ private:
                       "too little data",
                       "explore"};
     }
-    std::optional<Point> Choice;
-    double ChoiceEI = -1, Pred = 0;
-    for (const Point &C : candidatePool()) {
-      RandomForest::Prediction Pr = Model.predict(Space.features(C));
-      double EI = expectedImprovement(Pr, BestY);
-      if (EI > ChoiceEI) {
-        ChoiceEI = EI;
-        Choice = C;
-        Pred = Pr.Mean;
-      }
-    }
+    std::optional<ModelChoice> Choice =
+        mostPromising(Model, candidatePool(), BestY);
     if (!Choice)
       return std::nullopt;
-    return Proposal{*Choice,
+    double Pred = Choice->Predicted.Mean;
+    return Proposal{Choice->P,
                     formatv("exploring: the point of highest expected "
                             "improvement anywhere (predicted {0:f4} ms)",
                             std::exp(Pred))
@@ -410,17 +402,10 @@ private:
     if (Chosen.empty())
       return std::nullopt;
 
-    std::optional<Point> Choice;
-    double ChoiceEI = -1, Pred = 0;
-    for (const Point &C : Children[Chosen]) {
-      RandomForest::Prediction Pr = Model.predict(Space.features(C));
-      double EI = expectedImprovement(Pr, BestY);
-      if (EI > ChoiceEI) {
-        ChoiceEI = EI;
-        Choice = C;
-        Pred = Pr.Mean;
-      }
-    }
+    std::optional<ModelChoice> Best =
+        mostPromising(Model, Children[Chosen], BestY);
+    std::optional<Point> Choice = Best->P;
+    double Pred = Best->Predicted.Mean;
     Parents[*Choice] = {Parent.P, Chosen};
     std::string Changes;
     for (size_t I = 0; I < Dims.size(); ++I)

@@ -45,20 +45,12 @@ public:
       RandomForest Model;
       Model.fit(X, Y, Rng);
       double BestY = *std::min_element(Y.begin(), Y.end());
-      std::optional<Point> Choice;
-      double ChoiceEI = -1;
-      RandomForest::Prediction ChoicePred;
-      for (const Point &C : candidatePool()) {
-        RandomForest::Prediction Pr = Model.predict(Space.features(C));
-        double EI = expectedImprovement(Pr, BestY);
-        if (EI > ChoiceEI) {
-          ChoiceEI = EI;
-          Choice = C;
-          ChoicePred = Pr;
-        }
-      }
-      if (!Choice)
+      std::optional<ModelChoice> Best =
+          mostPromising(Model, candidatePool(), BestY);
+      if (!Best)
         break;
+      std::optional<Point> Choice = Best->P;
+      RandomForest::Prediction ChoicePred = Best->Predicted;
       X.push_back(Space.features(*Choice));
       Y.push_back(ChoicePred.Mean);
       Out.push_back(

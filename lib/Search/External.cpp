@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cro/Build/Builder.h"
+#include "cro/Search/RecordedSpace.h"
 #include "cro/Search/Strategies.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -142,15 +143,6 @@ private:
   std::string Buffer;
 };
 
-json::Value featuresJSON(const KernelFeatures &F) {
-  return json::Object{{"kernels", F.Kernels},
-                      {"has_reduction_loop", F.HasReductionLoop},
-                      {"has_loops", F.HasLoops},
-                      {"streaming", F.Streaming},
-                      {"reused_loads", F.ReusedLoads},
-                      {"accesses", F.Accesses}};
-}
-
 class External : public SearchStrategy {
 public:
   External(const StrategyContext &Ctx, std::string Command)
@@ -168,7 +160,7 @@ public:
     send(json::Object{{"type", "start"},
                       {"protocol", 1},
                       {"space", Ctx.Space.toJSON()},
-                      {"kernel_features", featuresJSON(Ctx.Features)},
+                      {"kernel_features", toJSON(Ctx.Features)},
                       {"budget", Ctx.Budget},
                       {"seed", int64_t(Ctx.Seed)}});
     return Error::success();

@@ -91,6 +91,23 @@ std::vector<Point> StrategyBase::candidatePool() {
   return std::vector<Point>(Pool.begin(), Pool.end());
 }
 
+std::optional<StrategyBase::ModelChoice>
+StrategyBase::mostPromising(const RandomForest &Model,
+                            const std::vector<Point> &Candidates,
+                            double BestY) const {
+  std::optional<ModelChoice> Choice;
+  double ChoiceEI = -1;
+  for (const Point &C : Candidates) {
+    RandomForest::Prediction Pr = Model.predict(Space.features(C));
+    double EI = expectedImprovement(Pr, BestY);
+    if (EI > ChoiceEI) {
+      ChoiceEI = EI;
+      Choice = ModelChoice{C, Pr};
+    }
+  }
+  return Choice;
+}
+
 std::vector<const Trial *> StrategyBase::ranked() const {
   std::vector<const Trial *> R;
   for (const auto &[P, T] : Told)

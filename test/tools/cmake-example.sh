@@ -19,19 +19,19 @@ cmake --build "$work/b" > "$work/build1.log" 2>&1 || { cat "$work/build1.log"; e
 grep -q "no tuned result for '.*vector_add.cu'.*wrote the original unchanged" "$work/build1.log" ||
   { echo "FAIL: the first build did not say it used the original"; cat "$work/build1.log"; exit 1; }
 tuned="$work/b/cuda-rewrite-opt/vector_add/vector_add.tuned.cu"
-cmp -s "$tuned" "$src/examples/cmake/vector_add.cu" ||
+cmp -s "$tuned" "$src/examples/vector_add.cu" ||
   { echo "FAIL: without a result the compiled source must be the original"; exit 1; }
 test -x "$work/b/vector_add" || { echo "FAIL: no executable"; exit 1; }
 echo "build 1: original compiled, and the build said so"
 
 # A result on an H200 for exactly this source, then the next build.
-python3 "$src/test/search/Inputs/seed-db.py" "$db" "$src/examples/cmake/vector_add.cu" \
+python3 "$src/test/search/Inputs/seed-db.py" "$db" "$src/examples/vector_add.cu" \
   "NVIDIA H200" '{"vector_add.block":128}' 0.5 1.0
 cmake --build "$work/b" > "$work/build2.log" 2>&1 || { cat "$work/build2.log"; exit 1; }
 grep -q "replayed the best verified variant on NVIDIA H200" "$work/build2.log" ||
   { echo "FAIL: the second build did not replay"; cat "$work/build2.log"; exit 1; }
 echo '{"vector_add.block": 128}' > "$work/c.json"
-"$build/bin/cuda-rewrite-opt" "$src/examples/cmake/vector_add.cu" --apply "$work/c.json" -o "$work/expected.cu"
+"$build/bin/cuda-rewrite-opt" "$src/examples/vector_add.cu" --apply "$work/c.json" -o "$work/expected.cu"
 cmp -s "$tuned" "$work/expected.cu" || { echo "FAIL: the replayed source is not the tuned variant"; diff "$tuned" "$work/expected.cu" | head; exit 1; }
 test -x "$work/b/vector_add" || { echo "FAIL: no executable after the replay"; exit 1; }
 # The tune target exists (it needs a GPU to do anything).

@@ -15,6 +15,7 @@
 #ifndef CRO_SEARCH_STRATEGY_H
 #define CRO_SEARCH_STRATEGY_H
 
+#include "cro/Search/RandomForest.h"
 #include "cro/Space/SearchSpace.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -125,6 +126,15 @@ protected:
   /// most 4096 points, else a random sample plus the neighbours of the
   /// best points.
   std::vector<Point> candidatePool();
+  /// The candidate of highest expected improvement below BestY (a log
+  /// time) under Model, with its prediction; the first of equals.
+  struct ModelChoice {
+    Point P;
+    RandomForest::Prediction Predicted;
+  };
+  std::optional<ModelChoice> mostPromising(const RandomForest &Model,
+                                           const std::vector<Point> &Candidates,
+                                           double BestY) const;
   /// The verified trials, fastest first.
   std::vector<const Trial *> ranked() const;
   const Trial *best() const { return Best; }
