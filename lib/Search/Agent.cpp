@@ -8,6 +8,8 @@
 //  - Move types are the transforms present in the space. Each is an arm of
 //    a Bernoulli bandit (Thompson sampling): a move pays when the child is
 //    at least 1% faster than its parent.
+//  - It opens with probes: one move of each transform from the original,
+//    the block size first (two probes, larger then smaller).
 //  - The arms start from priors: the kernel's features (a reduction loop
 //    favours staging and register tiling, a streaming kernel coarsening and
 //    vectorization), and transfer from earlier searches of similar kernels
@@ -197,8 +199,10 @@ private:
   void planProbes() {
     const auto &Dims = Space.dimensions();
     std::vector<std::pair<double, std::string>> Order;
+    // The block size first (see below), then by prior mean.
     for (const auto &[Type, A] : Arms)
-      Order.push_back({-A.Paid / (A.Paid + A.Unpaid), Type});
+      Order.push_back(
+          {Type == "block-size" ? -2.0 : -A.Paid / (A.Paid + A.Unpaid), Type});
     std::stable_sort(Order.begin(), Order.end());
     Point Default = Space.defaultPoint();
     for (const auto &[Mean, Type] : Order) {
@@ -225,12 +229,16 @@ private:
         // The block size decides much of a kernel's time: it gets two
         // probes, one step smaller and one step larger than the original's
         // (the values are listed in increasing size).
+        // The block size is probed first (it is the knob every kernel has
+        // and the cheapest to change), one step larger before one step
+        // smaller: on 2-D blocks the larger neighbour widens x, so a warp
+        // covers more of a row and its accesses coalesce.
         if (Type == "block-size") {
           Choices.clear();
-          if (Default[I] > 0)
-            Choices.push_back(Default[I] - 1);
           if (Default[I] + 1 < N)
             Choices.push_back(Default[I] + 1);
+          if (Default[I] > 0)
+            Choices.push_back(Default[I] - 1);
           if (Choices.size() < 2 && N > 2)
             Choices.push_back(Default[I] == 0 ? 2 : N - 3);
         }

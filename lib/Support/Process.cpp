@@ -1,9 +1,12 @@
 #include "cro/Support/Process.h"
+#include "llvm/Support/Signals.h"
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -26,6 +29,45 @@ std::string ProcessResult::describe() const {
 }
 
 namespace {
+
+/// The process groups running now, so that an interrupted tool (Ctrl-C,
+/// SIGTERM) takes its compilers and programs with it instead of leaving
+/// them on the GPU. A fixed table of atomics: the interrupt handler may only
+/// do async-signal-safe things.
+constexpr int MaxLiveGroups = 512;
+std::atomic<pid_t> LiveGroups[MaxLiveGroups];
+
+void onInterrupt() {
+  for (std::atomic<pid_t> &G : LiveGroups) {
+    pid_t P = G.load();
+    if (P > 0)
+      kill(-P, SIGKILL);
+  }
+  const char Msg[] =
+      "\ncuda-rewrite-opt: interrupted; the running compilers and programs "
+      "were stopped. Every evaluation finished so far is in the tuning "
+      "database: the same command resumes from there.\n";
+  ssize_t Ignored = write(2, Msg, sizeof Msg - 1);
+  (void)Ignored;
+  _exit(130);
+}
+
+int trackGroup(pid_t P) {
+  static std::once_flag Installed;
+  std::call_once(Installed,
+                 [] { llvm::sys::SetInterruptFunction(onInterrupt); });
+  for (int I = 0; I < MaxLiveGroups; ++I) {
+    pid_t Free = 0;
+    if (LiveGroups[I].compare_exchange_strong(Free, P))
+      return I;
+  }
+  return -1; // more groups than slots: that one is not tracked
+}
+
+void untrackGroup(int Slot) {
+  if (Slot >= 0)
+    LiveGroups[Slot].store(0);
+}
 
 /// The environment for the child: ours, with Extra's entries replacing or
 /// adding variables.
@@ -97,6 +139,7 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
     return R;
   }
   R.Started = true;
+  int Slot = trackGroup(Pid);
 
   int Status = 0;
   auto Elapsed = [&] {
@@ -125,6 +168,7 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
   }
   // Whatever the child left running in its group goes with it.
   kill(-Pid, SIGKILL);
+  untrackGroup(Slot);
   R.Seconds = Elapsed();
   if (R.TimedOut)
     return R;

@@ -1,9 +1,11 @@
 #include "cro/Support/Process.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
 #include "gtest/gtest.h"
 #include <csignal>
 #include <fstream>
+#include <sys/wait.h>
 #include <thread>
 
 using namespace cro;
@@ -85,3 +87,34 @@ TEST(Process, MissingProgram) {
 }
 
 } // namespace
+
+TEST(Process, InterruptStopsRunningChildren) {
+  // A tool interrupted while a child runs (Ctrl-C during a compile or a GPU
+  // run) takes the child's whole group with it and exits 130.
+  std::string PidFile = tempPath("pid");
+  pid_t Tool = fork();
+  ASSERT_GE(Tool, 0);
+  if (Tool == 0) {
+    sys::AddSignalHandler([](void *) {},
+                          nullptr); // LLVM's handlers, as InitLLVM
+    runProcess({"sh", "-c", "echo $$ > " + PidFile + "; sleep 30 & wait"});
+    _exit(0);
+  }
+  pid_t Child = 0;
+  for (int I = 0; I < 200 && !Child; ++I) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::string Text = slurp(PidFile);
+    if (!Text.empty() && Text.back() == '\n')
+      Child = std::stoi(Text);
+  }
+  ASSERT_GT(Child, 0) << "the child never started";
+  kill(Tool, SIGINT);
+  int Status = 0;
+  waitpid(Tool, &Status, 0);
+  ASSERT_TRUE(WIFEXITED(Status));
+  EXPECT_EQ(WEXITSTATUS(Status), 130);
+  for (int I = 0; I < 100 && alive(Child); ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(alive(Child)) << "the child outlived the interrupted tool";
+  sys::fs::remove(PidFile);
+}
