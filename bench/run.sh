@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The corpus benchmark (issue 8), on the GPU machine through the device tool;
+# carry build/bin/cuda-rewrite-opt and build/lib/libcro-inject.so.
+#
+# For every program of bench/corpus.json: the main command with a fixed
+# budget (the tool's own report gives original and best time, spread,
+# evaluations, the time split), the block-size-only baseline (the same tool
+# restricted to the block-size knobs, searched exhaustively), and the emitted
+# variant compiled and run against the program's own check. The copy
+# bandwidth and fp32 peak are measured in the same run (bench/ceilings.sh),
+# for the roofline floors. bench/corpus-report.py turns the directory into
+# the results JSON, table and plot.
+#
+# Usage: OUT=dir [BUDGET=40] [ONLY=saxpy,sgemm] bench/run.sh
+# A device call has 10 minutes: split the corpus with ONLY over several
+# calls into the same OUT (the ceilings are measured once per call), and
+# bring OUT back as one archive (the device returns few files).
+set -uo pipefail
+out=${OUT:-device-out}
+budget=${BUDGET:-40}
+tool=${TOOL:-build/bin/cuda-rewrite-opt}
+export PATH=/usr/local/cuda/bin:$PATH
+mkdir -p "$out"
+call=$(date -u +%H%M%S)
+{
+  echo "date: $(date -u +%FT%TZ)"
+  nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader
+  nvcc --version | tail -2
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+} > "$out/machine-$call.txt"
+bash bench/ceilings.sh "$out/ceilings-$call.json" || echo "ceilings failed" >&2
+
+mapfile -t programs < <(python3 - "${ONLY:-}" <<'PY'
+import json, sys
+only = [x for x in sys.argv[1].split(",") if x]
+for p in json.load(open("bench/corpus.json"))["programs"]:
+    if not only or p["name"] in only:
+        print(p["name"], p["file"], p.get("run", ""), sep="\t")
+PY
+)
+status=0
+for line in "${programs[@]}"; do
+  IFS=$'\t' read -r name file run <<< "$line"
+  runargs=()
+  [ -n "$run" ] && runargs=(--run "$run")
+  echo "== $name"
+  # The tool, as a user runs it.
+  t0=$(date +%s.%N)
+  $tool "$file" -o "$out/$name.opt.cu" --budget "$budget" --db "$out/tuning.db" \
+    --report "$out/$name.report.json" --quiet "${runargs[@]}" \
+    2> "$out/$name.log" || { status=1; echo "  main command failed: $(tail -1 "$out/$name.log")"; }
+  t1=$(date +%s.%N)
+  python3 -c "import json; print(json.dumps({'wall_s': $t1 - $t0}))" > "$out/$name.wall.json"
+  # The block-size-only baseline: every block size, nothing else.
+  $tool "$file" --analyze 2> /dev/null | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}, sys.stdout)
+' > "$out/$name.blocksize-space.json"
+  if [ "$(cat "$out/$name.blocksize-space.json")" != "{}" ]; then
+    $tool "$file" --search --strategy exhaustive --space "$out/$name.blocksize-space.json" \
+      --budget 1000 --patience 0 --db none --quiet "${runargs[@]}" \
+      > "$out/$name.blocksize.json" 2> "$out/$name.blocksize.log" || status=1
+  fi
+  # The emitted file passes the program's own check.
+  if nvcc -O3 -arch=sm_90 -I "$(dirname "$file")" "$out/$name.opt.cu" -o "$out/$name.opt" \
+      > "$out/$name.check.txt" 2>&1; then
+    # shellcheck disable=SC2086
+    if "$out/$name.opt" $run >> "$out/$name.check.txt" 2>&1; then
+      echo "passed" > "$out/$name.verified"
+    else
+      echo "failed" > "$out/$name.verified"; status=1
+    fi
+  else
+    echo "does not compile" > "$out/$name.verified"; status=1
+  fi
+  rm -f "$out/$name.opt"
+  echo "  $(tail -1 "$out/$name.log")"
+done
+exit $status
