@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 export PATH=/usr/local/cuda/bin:$PATH
 $tool "$examples/matmul.cu" -o "$out/matmul.opt.cu" --budget ${BUDGET:-40} \
   --db "$out/tuning.db" --diff --report "$out/matmul-report.html" \
-  --log-json "$out/events.jsonl" > "$out/matmul.diff" 2> "$out/main.log" ||
+  --log-json "$out/events.jsonl" --profile > "$out/matmul.diff" 2> "$out/main.log" ||
   { cat "$out/main.log"; fail "the main command failed"; }
 cat "$out/main.log" | tail -5
 head -5 "$out/matmul.opt.cu"
@@ -27,6 +27,8 @@ grep -q "^// Measured: .* outputs verified" "$out/matmul.opt.cu" || fail "no mea
 grep -q "^+" "$out/matmul.diff" || fail "empty diff"
 grep -q 'id="plot-evaluations"' "$out/matmul-report.html" || fail "no plot in the report"
 grep -q '"event":"done"' "$out/events.jsonl" || fail "no done event"
+grep -q 'registers per thread' "$out/matmul-report.html" || fail "no metrics in the report"
+grep -q 'ncu ' "$out/matmul-report.html" || echo "note: no Nsight Compute metrics (see main.log)"
 nvcc -O3 -arch=sm_90 "$out/matmul.opt.cu" -o "$out/matmul.opt" || fail "the variant does not compile"
 "$out/matmul.opt" || fail "the variant fails the program's own check"
 # The build-machine path: the same result from the database, no search.

@@ -84,11 +84,12 @@ cl::opt<std::string> HarnessSpec(
              "appends a generated harness to the original and the variant "
              "(--measure, --apply)"),
     cl::value_desc("spec.json"), cl::cat(Category));
-cl::opt<bool> Profile("profile",
-                      cl::desc("With --measure: also collect Nsight Compute "
-                               "metrics (DRAM and SM throughput, achieved "
-                               "occupancy) for each target kernel"),
-                      cl::cat(Category));
+cl::opt<bool> Profile(
+    "profile",
+    cl::desc("With --measure or the main command: also collect Nsight Compute "
+             "metrics (DRAM and SM throughput, achieved "
+             "occupancy) for each target kernel"),
+    cl::cat(Category));
 cl::opt<bool> PrintInjectionLibrary(
     "print-measurement-library",
     cl::desc("Print the path of the measurement library (libcro-inject.so), "

@@ -170,12 +170,14 @@ SearchResult GpuSearch::run(const TrialCallback &OnTrial) {
 void GpuSearch::recordDecision(StringRef Config, double Speedup) {
   if (!Db)
     return;
-  if (Error E = Db->recordDecision(Options.SourceHash, Gpu.Name, Config,
-                                   Speedup))
+  if (Error E =
+          Db->recordDecision(Options.SourceHash, Gpu.Name, Config, Speedup))
     *Err << "cuda-rewrite-opt: warning: " << toString(std::move(E)) << "\n";
 }
 
-Evaluation GpuSearch::confirm(const Point &P, unsigned Runs) {
+Evaluation GpuSearch::confirm(const Point &P, unsigned Runs,
+                              std::string *OriginalExe,
+                              std::string *VariantExe) {
   Evaluation E;
   Expected<Variant> V = applyConfiguration(*Ctx, Space->config(P));
   if (!V) {
@@ -195,6 +197,10 @@ Evaluation GpuSearch::confirm(const Point &P, unsigned Runs) {
         "does not compile any more: " + (*Built)[(*Built)[0].Ok ? 1 : 0].Log;
     return E;
   }
+  if (OriginalExe)
+    *OriginalExe = (*Built)[0].Executable;
+  if (VariantExe)
+    *VariantExe = (*Built)[1].Executable;
   EvaluateOptions EO = Options.Eval;
   EO.Runs = std::max(2u, Runs);
   return evaluate((*Built)[0].Executable, (*Built)[1].Executable, Ctx->Model,

@@ -29,8 +29,12 @@ public:
   SearchResult run(const TrialCallback &OnTrial);
 
   /// The winner P against the original: both built (from the cache) and run
-  /// Runs times each, interleaved, outputs verified again.
-  Evaluation confirm(const Point &P, unsigned Runs);
+  /// Runs times each, interleaved, outputs verified again. The executables'
+  /// paths are stored in the optional out-parameters (for the profiler).
+  Evaluation confirm(const Point &P, unsigned Runs,
+                     std::string *OriginalExe = nullptr,
+                     std::string *VariantExe = nullptr);
+  const GpuEvaluatorOptions &options() const { return Options; }
 
   /// Remembers the main command's confirmed choice for --replay (a warning
   /// on Err when the database cannot take it).

@@ -2,6 +2,7 @@
 #include "GpuSearch.h"
 #include "Progress.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Profiler.h"
 #include "cro/Report/TuningReport.h"
 #include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/Engine.h"
@@ -9,6 +10,7 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Program.h"
 #include <ctime>
 
 using namespace llvm;
@@ -93,6 +95,48 @@ Error writeOutput(StringRef Path, StringRef Text) {
     return Error::success();
   }
   return writeFileAtomically(Path, Text);
+}
+
+/// --profile: Nsight Compute's metrics of the first launch of each kernel,
+/// original and winner side by side. A profiler that cannot run (no ncu,
+/// no permission to read the counters) is a warning, not a failure.
+void addProfilerMetrics(const GpuSearch &S, const std::string &OriginalExe,
+                        const std::string &VariantExe, TuningReport &Rep,
+                        Progress &P) {
+  const GpuEvaluatorOptions &O = S.options();
+  std::string Ncu = O.Eval.Run.CudaRoot + "/bin/ncu";
+  if (!sys::fs::exists(Ncu))
+    if (ErrorOr<std::string> Found = sys::findProgramByName("ncu"))
+      Ncu = *Found;
+  std::vector<std::string> Args =
+      O.Eval.ArgSets.empty() ? std::vector<std::string>() : O.Eval.ArgSets[0];
+  Expected<KernelMetrics> A =
+      profileWithNcu(Ncu, OriginalExe, Args, O.Eval.Run.TargetKernels,
+                     O.Eval.Run.TimeoutSeconds * 4);
+  Expected<KernelMetrics> B =
+      profileWithNcu(Ncu, VariantExe, Args, O.Eval.Run.TargetKernels,
+                     O.Eval.Run.TimeoutSeconds * 4);
+  std::string Why;
+  if (!A)
+    Why = toString(A.takeError());
+  if (!B) {
+    std::string W = toString(B.takeError());
+    if (Why.empty())
+      Why = W;
+  }
+  if (!Why.empty()) {
+    P.say("warning: --profile: " + Why);
+    return;
+  }
+  for (const auto &[Kernel, Values] : *A)
+    for (const auto &[Name, X] : Values) {
+      std::optional<double> Y;
+      auto K = B->find(Kernel);
+      if (K != B->end())
+        if (auto M = K->second.find(Name); M != K->second.end())
+          Y = M->second;
+      Rep.Metrics.push_back({Kernel, "ncu " + Name, X, Y});
+    }
 }
 
 /// No GPU: the database's result for this source, else the original.
@@ -221,7 +265,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                   "against the original, {1} interleaved runs each",
                   *Original.Time / *Best->Time, Runs)
               .str());
-    Evaluation C = (*S)->confirm(Best->P, Runs);
+    std::string OriginalExe, VariantExe;
+    Evaluation C = (*S)->confirm(Best->P, Runs, &OriginalExe, &VariantExe);
     std::vector<double> O = runTotals(C.Original), V = runTotals(C.Variant);
     Rep.ConfirmRuns = Runs;
     if (!C.Verified) {
@@ -257,6 +302,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
         Add("achieved occupancy",
             [](const KernelTiming &X) { return X.Occupancy; });
       }
+      if (Req.Search.Measure.Profile)
+        addProfilerMetrics(**S, OriginalExe, VariantExe, Rep, P);
       if (Rep.FasterBeyondNoise) {
         Expected<Variant> Var = applyConfiguration(Ctx, Space.config(Best->P));
         if (!Var)
