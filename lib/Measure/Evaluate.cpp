@@ -190,4 +190,40 @@ Evaluation evaluate(const std::string &OriginalExe,
   return E;
 }
 
+std::optional<double> totalMedianMs(const ProgramRun &R) {
+  double Sum = 0;
+  for (const auto &[K, T] : R.Timings)
+    Sum += T.Time.Median;
+  if (R.Timings.empty() || Sum <= 0)
+    return std::nullopt;
+  return Sum;
+}
+
+std::vector<double> runTotalsMs(const ProgramRun &R) {
+  std::vector<double> Out;
+  for (const auto &[K, T] : R.Timings) {
+    if (Out.size() < T.RunMedians.size())
+      Out.resize(T.RunMedians.size(), 0.0);
+    for (size_t I = 0; I < T.RunMedians.size(); ++I)
+      Out[I] += T.RunMedians[I];
+  }
+  return Out;
+}
+
+double totalSpreadMs(const ProgramRun &R) {
+  double S = 0;
+  for (const auto &[K, T] : R.Timings)
+    S += T.Time.P75 - T.Time.P25;
+  return S;
+}
+
+void kernelResources(const ProgramRun &R, std::optional<double> &Registers,
+                     std::optional<double> &Occupancy) {
+  for (const auto &[K, T] : R.Timings) {
+    Registers = std::max(Registers.value_or(0), double(T.Registers));
+    if (T.Occupancy >= 0)
+      Occupancy = std::min(Occupancy.value_or(1e9), T.Occupancy);
+  }
+}
+
 } // namespace cro

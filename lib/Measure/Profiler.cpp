@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -105,6 +106,14 @@ KernelMetrics parseNcuCsv(StringRef Csv) {
       Out.erase(Kernel); // the units row
   }
   return Out;
+}
+
+std::string findNcu(StringRef CudaRoot) {
+  std::string Ncu = (CudaRoot + "/bin/ncu").str();
+  if (!sys::fs::exists(Ncu))
+    if (ErrorOr<std::string> P = sys::findProgramByName("ncu"))
+      Ncu = *P;
+  return Ncu;
 }
 
 Expected<KernelMetrics> profileWithNcu(const std::string &Ncu,

@@ -1,4 +1,5 @@
 #include "cro/Report/TuningReport.h"
+#include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -314,17 +315,31 @@ std::string toHTML(const TuningReport &R) {
   return S;
 }
 
+Error checkReportPath(StringRef Path) {
+  StringRef Ext = sys::path::extension(Path);
+  if (Ext == ".json" || Ext == ".md" || Ext == ".html" || Ext == ".htm")
+    return Error::success();
+  return makeToolError(ExitCode::Usage,
+                       "--report: '" + Path.str() +
+                           "' must end in .json, .md or .html");
+}
+
 Expected<std::string> renderReport(const TuningReport &R, StringRef Path) {
+  if (Error E = checkReportPath(Path))
+    return std::move(E);
   StringRef Ext = sys::path::extension(Path);
   if (Ext == ".json")
     return formatv("{0:2}", toJSON(R)).str() + "\n";
   if (Ext == ".md")
     return toMarkdown(R);
-  if (Ext == ".html" || Ext == ".htm")
-    return toHTML(R);
-  return makeToolError(ExitCode::Usage,
-                       "--report: '" + Path.str() +
-                           "' must end in .json, .md or .html");
+  return toHTML(R);
+}
+
+Error writeReport(const TuningReport &R, StringRef Path) {
+  Expected<std::string> Text = renderReport(R, Path);
+  if (!Text)
+    return Text.takeError();
+  return writeFileAtomically(Path, *Text);
 }
 
 } // namespace cro

@@ -410,21 +410,22 @@ private:
     if (Chosen.empty())
       return std::nullopt;
 
-    std::optional<ModelChoice> Best =
+    // Chosen has children (the draw skipped empty ones), so there is a pick.
+    std::optional<ModelChoice> Pick =
         mostPromising(Model, Children[Chosen], BestY);
-    std::optional<Point> Choice = Best->P;
-    double Pred = Best->Predicted.Mean;
-    Parents[*Choice] = {Parent.P, Chosen};
+    const Point &Choice = Pick->P;
+    double Pred = Pick->Predicted.Mean;
+    Parents[Choice] = {Parent.P, Chosen};
     std::string Changes;
     for (size_t I = 0; I < Dims.size(); ++I)
-      if ((*Choice)[I] != Parent.P[I])
+      if (Choice[I] != Parent.P[I])
         Changes += formatv("{0}{1} {2} -> {3}", Changes.empty() ? "" : ", ",
                            Dims[I].Knob, Dims[I].Values[Parent.P[I]],
-                           Dims[I].Values[(*Choice)[I]])
+                           Dims[I].Values[Choice[I]])
                        .str();
     const Arm &A = Arms[Chosen];
     return Proposal{
-        *Choice,
+        Choice,
         formatv("move '{0}' from the {1} variant ({2:f4} ms): {3}; this move "
                 "paid {4} of {5} times here; the model predicts {6:f4} ms",
                 Chosen, ParentIndex == 0 ? "best" : "a runner-up", *Parent.Time,

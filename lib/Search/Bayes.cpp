@@ -45,21 +45,19 @@ public:
       RandomForest Model;
       Model.fit(X, Y, Rng);
       double BestY = *std::min_element(Y.begin(), Y.end());
-      std::optional<ModelChoice> Best =
+      std::optional<ModelChoice> Pick =
           mostPromising(Model, candidatePool(), BestY);
-      if (!Best)
+      if (!Pick)
         break;
-      std::optional<Point> Choice = Best->P;
-      RandomForest::Prediction ChoicePred = Best->Predicted;
-      X.push_back(Space.features(*Choice));
+      const RandomForest::Prediction &ChoicePred = Pick->Predicted;
+      X.push_back(Space.features(Pick->P));
       Y.push_back(ChoicePred.Mean);
-      Out.push_back(
-          propose(std::move(*Choice),
-                  formatv("highest expected improvement: predicted {0:f4} ms "
-                          "(+-{1:f0}%)",
-                          std::exp(ChoicePred.Mean),
-                          100 * (std::exp(ChoicePred.Std) - 1))
-                      .str()));
+      Out.push_back(propose(
+          Pick->P, formatv("highest expected improvement: predicted {0:f4} ms "
+                           "(+-{1:f0}%)",
+                           std::exp(ChoicePred.Mean),
+                           100 * (std::exp(ChoicePred.Std) - 1))
+                       .str()));
     }
     return Out;
   }

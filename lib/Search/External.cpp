@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cro/Build/Builder.h"
-#include "cro/Search/RecordedSpace.h"
 #include "cro/Search/Strategies.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -40,18 +40,6 @@ GpuEvaluator::~GpuEvaluator() {
         consumeError(R.takeError());
 }
 
-std::optional<double> GpuEvaluator::objective(const ProgramRun &Run) const {
-  double Sum = 0;
-  bool Any = false;
-  for (const auto &[K, T] : Run.Timings) {
-    Sum += T.Time.Median;
-    Any = true;
-  }
-  if (!Any || Sum <= 0)
-    return std::nullopt;
-  return Sum;
-}
-
 Error GpuEvaluator::measureOriginal() {
   std::string Text = Ctx.Source.str() + Opts.Harness;
   Expected<std::vector<BuildResult>> B = Build.build({{Text, {}}});
@@ -74,7 +62,7 @@ Error GpuEvaluator::measureOriginal() {
                            "the original program does not run cleanly, so no "
                            "variant can be verified against it: " +
                                R.Problem);
-    std::optional<double> T = objective(R);
+    std::optional<double> T = totalMedianMs(R);
     if (!T)
       return makeToolError(ExitCode::NotVerified,
                            "the original program ran, but none of the target "
@@ -82,10 +70,6 @@ Error GpuEvaluator::measureOriginal() {
     Medians.push_back(*T);
     if (I == 0)
       Original = std::move(R);
-    else
-      for (auto &[K, Tm] : R.Timings)
-        for (double S : Tm.Samples)
-          Original.Timings[K].Samples.push_back(S);
   }
   MeasureSeconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
@@ -97,13 +81,7 @@ Error GpuEvaluator::measureOriginal() {
   OriginalTrial.Verdict = "verified";
   OriginalTrial.Time = Medians[Medians.size() / 2];
   OriginalTrial.Spread = Medians.back() - Medians.front();
-  for (const auto &[K, T] : Original.Timings) {
-    OriginalTrial.Registers =
-        std::max(OriginalTrial.Registers.value_or(0), double(T.Registers));
-    if (T.Occupancy >= 0)
-      OriginalTrial.Occupancy =
-          std::min(OriginalTrial.Occupancy.value_or(1e9), T.Occupancy);
-  }
+  kernelResources(Original, OriginalTrial.Registers, OriginalTrial.Occupancy);
   // A resumed search keeps the original's recorded time, so that the
   // strategy sees exactly the history it saw before (its resumed results
   // were measured against that time); the captures are always fresh.
@@ -207,7 +185,7 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
     T.Reason = Why;
     return T;
   }
-  std::optional<double> Time = objective(R);
+  std::optional<double> Time = totalMedianMs(R);
   if (!Time) {
     T.Verdict = "run-failed";
     T.Reason = "no target kernel was timed";
@@ -215,14 +193,8 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
   }
   T.Verdict = "verified";
   T.Time = *Time;
-  double Spread = 0;
-  for (const auto &[K, Tm] : R.Timings) {
-    Spread += Tm.Time.P75 - Tm.Time.P25;
-    T.Registers = std::max(T.Registers.value_or(0), double(Tm.Registers));
-    if (Tm.Occupancy >= 0)
-      T.Occupancy = std::min(T.Occupancy.value_or(1e9), Tm.Occupancy);
-  }
-  T.Spread = Spread;
+  T.Spread = totalSpreadMs(R);
+  kernelResources(R, T.Registers, T.Occupancy);
   return T;
 }
 

@@ -1,6 +1,8 @@
 //===- KernelFeatures.cpp - what the agent's priors know of a kernel ------===//
 #include "cro/Search/Strategy.h"
 
+using namespace llvm;
+
 namespace cro {
 
 KernelFeatures kernelFeatures(const KernelModel &Model) {
@@ -25,6 +27,25 @@ KernelFeatures kernelFeatures(const KernelModel &Model) {
   }
   F.Streaming = AllStreaming;
   return F;
+}
+
+json::Value toJSON(const KernelFeatures &F) {
+  return json::Object{{"kernels", F.Kernels},
+                      {"has_reduction_loop", F.HasReductionLoop},
+                      {"has_loops", F.HasLoops},
+                      {"streaming", F.Streaming},
+                      {"reused_loads", F.ReusedLoads},
+                      {"accesses", F.Accesses}};
+}
+
+bool fromJSON(const json::Value &V, KernelFeatures &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.mapOptional("kernels", F.Kernels) &&
+         O.mapOptional("has_reduction_loop", F.HasReductionLoop) &&
+         O.mapOptional("has_loops", F.HasLoops) &&
+         O.mapOptional("streaming", F.Streaming) &&
+         O.mapOptional("reused_loads", F.ReusedLoads) &&
+         O.mapOptional("accesses", F.Accesses);
 }
 
 } // namespace cro

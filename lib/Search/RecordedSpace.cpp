@@ -6,25 +6,6 @@ using namespace llvm;
 
 namespace cro {
 
-json::Value toJSON(const KernelFeatures &F) {
-  return json::Object{{"kernels", F.Kernels},
-                      {"has_reduction_loop", F.HasReductionLoop},
-                      {"has_loops", F.HasLoops},
-                      {"streaming", F.Streaming},
-                      {"reused_loads", F.ReusedLoads},
-                      {"accesses", F.Accesses}};
-}
-
-bool fromJSON(const json::Value &V, KernelFeatures &F, json::Path P) {
-  json::ObjectMapper O(V, P);
-  return O && O.mapOptional("kernels", F.Kernels) &&
-         O.mapOptional("has_reduction_loop", F.HasReductionLoop) &&
-         O.mapOptional("has_loops", F.HasLoops) &&
-         O.mapOptional("streaming", F.Streaming) &&
-         O.mapOptional("reused_loads", F.ReusedLoads) &&
-         O.mapOptional("accesses", F.Accesses);
-}
-
 Expected<RecordedSpace> RecordedSpace::load(StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path);
   if (!Buf)

@@ -75,9 +75,7 @@ HardwareLimits tableLimits(StringRef Arch) {
         std::to_string(SM / 10) + "." + std::to_string(SM % 10);
   // CUDA C++ Programming Guide, "Technical Specifications per Compute
   // Capability".
-  if (SM >= 100) {
-    L.MaxSharedPerBlockOptIn = 227 * 1024;
-  } else if (SM == 90) {
+  if (SM >= 90) {
     L.MaxSharedPerBlockOptIn = 227 * 1024;
   } else if (SM == 86 || SM == 89) {
     L.MaxSharedPerBlockOptIn = 99 * 1024;

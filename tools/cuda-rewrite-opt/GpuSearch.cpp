@@ -62,29 +62,21 @@ GpuSearch::~GpuSearch() {
     sys::fs::remove_directories(WorkDir);
 }
 
-Expected<std::unique_ptr<GpuSearch>> GpuSearch::start(const SearchRequest &Req,
-                                                      const ParsedFile &PF,
-                                                      const KernelModel &Model,
-                                                      const RewriteContext &Ctx,
-                                                      raw_ostream &Err) {
+Expected<std::unique_ptr<GpuSearch>>
+GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
+                 const ParsedFile &PF, const KernelModel &Model,
+                 const RewriteContext &Ctx, raw_ostream &Err) {
   std::unique_ptr<GpuSearch> S(new GpuSearch());
   S->Req = &Req;
   S->Ctx = &Ctx;
   S->Err = &Err;
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
-  if (!Gpu)
-    return makeToolError(ExitCode::NoGpu,
-                         "no NVIDIA GPU found on this machine: the search "
-                         "measures every candidate on one (use --replay to "
-                         "emit a result tuned elsewhere)");
-  S->Gpu = *Gpu;
-  S->Limits = queryDeviceLimits().value_or(tableLimits(Gpu->Arch));
+  S->Gpu = Gpu;
+  S->Limits = queryDeviceLimits().value_or(tableLimits(Gpu.Arch));
   Expected<SearchSpace> Space = fileSpace(Req.SpaceFile, Model, Ctx, S->Limits);
   if (!Space)
     return Space.takeError();
   S->Space = std::make_unique<SearchSpace>(std::move(*Space));
 
-  S->DbPath = Req.DbPath.empty() ? defaultDatabasePath() : Req.DbPath;
   Expected<std::unique_ptr<TuningDatabase>> Db = openDatabase(Req.DbPath);
   if (!Db)
     return Db.takeError();
@@ -97,12 +89,12 @@ Expected<std::unique_ptr<GpuSearch>> GpuSearch::start(const SearchRequest &Req,
   GO.Eval = std::move(*EO);
   GO.Eval.Runs = 1;
   GO.OriginalRuns = std::max(1u, Req.Measure.Runs);
-  GO.Build = buildOptions(Req.Measure, PF, *Gpu);
+  GO.Build = buildOptions(Req.Measure, PF, Gpu);
   GO.Harness = Req.Harness;
   GO.Db = S->Db.get();
   GO.SourceHash = sourceHash(Ctx.Source, Req.Measure, Req.Harness);
   GO.Strategy = Req.Control.Strategy;
-  GO.Where = {Gpu->Name, S->Limits.ComputeCapability, Gpu->Driver, ""};
+  GO.Where = {Gpu.Name, S->Limits.ComputeCapability, Gpu.Driver, ""};
   {
     Builder Probe(GO.Build);
     Expected<std::string> Id = Probe.compilerIdentity();
@@ -122,7 +114,7 @@ Expected<std::unique_ptr<GpuSearch>> GpuSearch::start(const SearchRequest &Req,
     if (Error E = S->Db->describeSource(GO.SourceHash, Ctx.FilePath,
                                         S->Features.signature()))
       Err << "cuda-rewrite-opt: warning: " << toString(std::move(E)) << "\n";
-    if (auto Similar = S->Db->bestOfSimilar(S->Features.signature(), Gpu->Name,
+    if (auto Similar = S->Db->bestOfSimilar(S->Features.signature(), Gpu.Name,
                                             GO.SourceHash)) {
       for (const EvaluationRecord &R : *Similar) {
         Expected<json::Value> C = json::parse(R.Config);
@@ -141,7 +133,7 @@ Expected<std::unique_ptr<GpuSearch>> GpuSearch::start(const SearchRequest &Req,
 
   S->Eval = std::make_unique<GpuEvaluator>(Ctx, *S->Space, GO);
   if (!Req.Quiet)
-    Err << "cuda-rewrite-opt: measuring the original on " << Gpu->Name
+    Err << "cuda-rewrite-opt: measuring the original on " << Gpu.Name
         << "...\n";
   if (Error E = S->Eval->measureOriginal())
     return std::move(E);

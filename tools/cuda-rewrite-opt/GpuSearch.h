@@ -18,10 +18,11 @@ namespace cro {
 
 class GpuSearch {
 public:
-  /// Sets everything up and measures the original; errors carry the exit
-  /// code (no GPU, no measurement library, an original that does not run).
+  /// Sets everything up for the GPU Gpu (the caller found it) and measures
+  /// the original; errors carry the exit code (no measurement library, an
+  /// original that does not run).
   static llvm::Expected<std::unique_ptr<GpuSearch>>
-  start(const SearchRequest &Req, const ParsedFile &PF,
+  start(const LocalGpu &Gpu, const SearchRequest &Req, const ParsedFile &PF,
         const KernelModel &Model, const RewriteContext &Ctx,
         llvm::raw_ostream &Err);
   ~GpuSearch();
@@ -42,14 +43,9 @@ public:
 
   const SearchSpace &space() const { return *Space; }
   const LocalGpu &gpu() const { return Gpu; }
-  const HardwareLimits &limits() const { return Limits; }
   const Platform &platform() const { return Options.Where; }
   const GpuEvaluator &evaluator() const { return *Eval; }
-  const std::vector<std::string> &buildFlags() const {
-    return Options.Build.Flags;
-  }
   const KernelFeatures &features() const { return Features; }
-  std::string databasePath() const { return DbPath; }
 
 private:
   GpuSearch() = default;
@@ -59,7 +55,6 @@ private:
   HardwareLimits Limits;
   std::unique_ptr<SearchSpace> Space;
   std::unique_ptr<TuningDatabase> Db;
-  std::string DbPath;
   GpuEvaluatorOptions Options;
   std::unique_ptr<GpuEvaluator> Eval;
   KernelFeatures Features;

@@ -9,7 +9,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 
 using namespace llvm;
 
@@ -175,10 +174,7 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
     }
     Report["speedups"] = std::move(Speedups);
     if (Req.Profile) {
-      std::string Ncu = PF.Cuda.Root + "/bin/ncu";
-      if (!sys::fs::exists(Ncu))
-        if (ErrorOr<std::string> P = sys::findProgramByName("ncu"))
-          Ncu = *P;
+      std::string Ncu = findNcu(PF.Cuda.Root);
       std::vector<std::string> Args =
           E.ArgSets.empty() ? std::vector<std::string>() : E.ArgSets.front();
       json::Object Metrics;

@@ -1,5 +1,6 @@
 #include "SearchCommand.h"
 #include "GpuSearch.h"
+#include "SearchReport.h"
 #include "cro/Database/TuningDatabase.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Report/TuningReport.h"
@@ -98,24 +99,11 @@ TuningReport simulationReport(RecordedSpace &RS, const SearchControl &Control,
   double Original =
       R.Trials.empty() || !R.Trials[0].Time ? 0 : *R.Trials[0].Time;
   Rep.OriginalMs = Original;
-  for (size_t I = 0; I < R.Trials.size(); ++I) {
-    const Trial &T = R.Trials[I];
-    ReportEvaluation E;
-    E.ElapsedSeconds = R.Elapsed[I];
-    E.Config = T.Key;
-    E.Sequence = T.Key == "{}" ? "the original" : T.Key;
-    E.Verdict = T.Verdict;
-    E.Reason = T.Reason;
-    E.Why = T.Why;
-    E.Move = T.Move;
-    E.TimeMs = T.Time;
-    E.BestSpeedup = Original > 0 ? Original / R.Trace[I] : 0;
-    Rep.Evaluations.push_back(std::move(E));
-  }
+  Rep.Evaluations = reportEvaluations(R, Space, Original);
   if (R.Best) {
     Rep.BestMs = R.Trials[*R.Best].Time;
     Rep.BestConfig = Space.key(R.Trials[*R.Best].P);
-    Rep.BestSequence = {Rep.BestConfig};
+    Rep.BestSequence = rewritesByKernel(Space, R.Trials[*R.Best].P);
     Rep.Decision = formatv("Simulated against a recorded space: the best "
                            "point found is {0:f2}x the original (recorded "
                            "times, no confirmation run).",
@@ -162,8 +150,8 @@ int runPrintSpace(StringRef SpaceFile, const KernelModel &Model,
 int runSimulate(StringRef SpaceFile, const SearchControl &Control,
                 StringRef ReportFile, StringRef ToolVersion, raw_ostream &Err) {
   if (!ReportFile.empty())
-    if (Expected<std::string> T = renderReport(TuningReport(), ReportFile); !T)
-      return reportAndGetExitCode(T.takeError(), Err);
+    if (Error E = checkReportPath(ReportFile))
+      return reportAndGetExitCode(std::move(E), Err);
   Expected<RecordedSpace> RS = RecordedSpace::load(SpaceFile);
   if (!RS)
     return reportAndGetExitCode(RS.takeError(), Err);
@@ -209,10 +197,8 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
         N ? json::Value(int64_t(*N)) : json::Value(nullptr);
   }
   if (!ReportFile.empty()) {
-    if (Error E = writeFileAtomically(
-            ReportFile,
-            *renderReport(simulationReport(*RS, Control, R, ToolVersion),
-                          ReportFile)))
+    if (Error E = writeReport(simulationReport(*RS, Control, R, ToolVersion),
+                              ReportFile))
       return reportAndGetExitCode(std::move(E), Err);
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
@@ -224,8 +210,16 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
 int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                      const KernelModel &Model, const RewriteContext &Ctx,
                      raw_ostream &Err) {
+  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu)
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::NoGpu,
+                      "no NVIDIA GPU found on this machine: the search "
+                      "measures every candidate on one (use --replay to "
+                      "emit a result tuned elsewhere)"),
+        Err);
   Expected<std::unique_ptr<GpuSearch>> S =
-      GpuSearch::start(Req, PF, Model, Ctx, Err);
+      GpuSearch::start(*Gpu, Req, PF, Model, Ctx, Err);
   if (!S)
     return reportAndGetExitCode(S.takeError(), Err);
   const SearchSpace &Space = (*S)->space();

@@ -1,6 +1,7 @@
 #include "TuneCommand.h"
 #include "GpuSearch.h"
 #include "Progress.h"
+#include "SearchReport.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Profiler.h"
 #include "cro/Report/TuningReport.h"
@@ -10,7 +11,6 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Program.h"
 #include <ctime>
 
 using namespace llvm;
@@ -24,69 +24,6 @@ std::string today() {
   char Buf[32];
   std::strftime(Buf, sizeof Buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&T));
   return Buf;
-}
-
-/// "shared-stage sgemm.shared_stage = 32", one per changed knob.
-std::vector<std::pair<std::string, std::string>>
-changes(const SearchSpace &Space, const Point &P) {
-  std::vector<std::pair<std::string, std::string>> Out;
-  const auto &Dims = Space.dimensions();
-  for (size_t I = 0; I < Dims.size(); ++I)
-    if (P[I] != Dims[I].Default)
-      Out.push_back({Dims[I].Kernel, formatv("{0} {1} = {2}", Dims[I].Transform,
-                                             Dims[I].Knob, Dims[I].Values[P[I]])
-                                         .str()});
-  return Out;
-}
-
-std::string sequenceText(const SearchSpace &Space, const Point &P) {
-  std::string S;
-  for (auto &[Kernel, Change] : changes(Space, P))
-    S += (S.empty() ? "" : "; ") + Change;
-  return S.empty() ? "the original" : S;
-}
-
-/// One line per kernel (file-wide compiler flags on their own line).
-std::vector<std::string> sequenceByKernel(const SearchSpace &Space,
-                                          const Point &P) {
-  std::map<std::string, std::string> ByKernel;
-  for (auto &[Kernel, Change] : changes(Space, P)) {
-    std::string &L = ByKernel[Kernel];
-    L += (L.empty() ? "" : "; ") + Change;
-  }
-  std::vector<std::string> Out;
-  for (auto &[Kernel, L] : ByKernel)
-    Out.push_back(
-        (Kernel.empty() ? std::string("all kernels") : "kernel " + Kernel) +
-        ": " + L);
-  return Out;
-}
-
-/// Per-run sums over the target kernels of each kernel's run median.
-std::vector<double> runTotals(const ProgramRun &R) {
-  std::vector<double> Out;
-  for (const auto &[K, T] : R.Timings) {
-    if (Out.size() < T.RunMedians.size())
-      Out.resize(T.RunMedians.size(), 0.0);
-    for (size_t I = 0; I < T.RunMedians.size(); ++I)
-      Out[I] += T.RunMedians[I];
-  }
-  return Out;
-}
-
-double median(std::vector<double> V) {
-  if (V.empty())
-    return 0;
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
-
-double spread(const ProgramRun &R) {
-  double S = 0;
-  for (const auto &[K, T] : R.Timings)
-    S += T.Time.P75 - T.Time.P25;
-  return S;
 }
 
 Error writeOutput(StringRef Path, StringRef Text) {
@@ -104,10 +41,7 @@ void addProfilerMetrics(const GpuSearch &S, const std::string &OriginalExe,
                         const std::string &VariantExe, TuningReport &Rep,
                         Progress &P) {
   const GpuEvaluatorOptions &O = S.options();
-  std::string Ncu = O.Eval.Run.CudaRoot + "/bin/ncu";
-  if (!sys::fs::exists(Ncu))
-    if (ErrorOr<std::string> Found = sys::findProgramByName("ncu"))
-      Ncu = *Found;
+  std::string Ncu = findNcu(O.Eval.Run.CudaRoot);
   std::vector<std::string> Args =
       O.Eval.ArgSets.empty() ? std::vector<std::string>() : O.Eval.ArgSets[0];
   Expected<KernelMetrics> A =
@@ -177,18 +111,18 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                    raw_ostream &Err) {
   if (!Req.ReportFile.empty()) {
     // Refuse a bad report name before spending minutes on the search.
-    TuningReport Probe;
-    if (Expected<std::string> T = renderReport(Probe, Req.ReportFile); !T)
-      return reportAndGetExitCode(T.takeError(), Err);
+    if (Error E = checkReportPath(Req.ReportFile))
+      return reportAndGetExitCode(std::move(E), Err);
   }
-  if (!probeLocalGpu())
+  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu)
     return withoutGpu(Req, Model, Ctx, Err);
 
   std::unique_ptr<raw_fd_ostream> JsonLog;
   if (!Req.LogJson.empty()) {
     std::error_code EC;
-    JsonLog = std::make_unique<raw_fd_ostream>(
-        Req.LogJson == "-" ? "-" : Req.LogJson, EC);
+    // raw_fd_ostream takes "-" for stdout.
+    JsonLog = std::make_unique<raw_fd_ostream>(Req.LogJson, EC);
     if (EC)
       return reportAndGetExitCode(
           makeToolError(ExitCode::OutputError, "--log-json: cannot write '" +
@@ -200,7 +134,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   SearchRequest SR = Req.Search;
   SR.Quiet = true; // Progress speaks for the search
   Expected<std::unique_ptr<GpuSearch>> S =
-      GpuSearch::start(SR, PF, Model, Ctx, Err);
+      GpuSearch::start(*Gpu, SR, PF, Model, Ctx, Err);
   if (!S)
     return reportAndGetExitCode(S.takeError(), Err);
   const SearchSpace &Space = (*S)->space();
@@ -233,23 +167,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   Rep.CompileSeconds = (*S)->evaluator().compileSeconds();
   Rep.MeasureSeconds = (*S)->evaluator().measureSeconds();
   Rep.StrategySeconds = R.StrategySeconds;
-  for (size_t I = 0; I < R.Trials.size(); ++I) {
-    const Trial &T = R.Trials[I];
-    ReportEvaluation E;
-    E.ElapsedSeconds = R.Elapsed[I];
-    E.Config = T.Key;
-    E.Sequence = sequenceText(Space, T.P);
-    E.Verdict = T.Verdict;
-    E.Reason = T.Reason;
-    E.Why = T.Why;
-    E.Move = T.Move;
-    E.TimeMs = T.Time;
-    if (T.Spread > 0)
-      E.SpreadMs = T.Spread;
-    E.Resumed = T.Resumed;
-    E.BestSpeedup = *Original.Time / R.Trace[I];
-    Rep.Evaluations.push_back(std::move(E));
-  }
+  Rep.Evaluations = reportEvaluations(R, Space, *Original.Time);
 
   // The winner of the search, confirmed against the original in
   // interleaved runs: the search's single run per variant can be lucky.
@@ -267,19 +185,19 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
               .str());
     std::string OriginalExe, VariantExe;
     Evaluation C = (*S)->confirm(Best->P, Runs, &OriginalExe, &VariantExe);
-    std::vector<double> O = runTotals(C.Original), V = runTotals(C.Variant);
+    std::vector<double> O = runTotalsMs(C.Original), V = runTotalsMs(C.Variant);
     Rep.ConfirmRuns = Runs;
     if (!C.Verified) {
       Rep.Decision = "The best candidate failed verification when measured "
                      "again (" +
                      C.Rejection + "): the output is the original, unchanged.";
     } else {
-      Rep.OriginalMs = median(O);
-      Rep.OriginalSpreadMs = spread(C.Original);
-      Rep.BestMs = median(V);
-      Rep.BestSpreadMs = spread(C.Variant);
+      Rep.OriginalMs = summarize(O).Median;
+      Rep.OriginalSpreadMs = totalSpreadMs(C.Original);
+      Rep.BestMs = summarize(V).Median;
+      Rep.BestSpreadMs = totalSpreadMs(C.Variant);
       Rep.BestConfig = Space.key(Best->P);
-      Rep.BestSequence = sequenceByKernel(Space, Best->P);
+      Rep.BestSequence = rewritesByKernel(Space, Best->P);
       Rep.FasterBeyondNoise = !O.empty() && !V.empty() &&
                               *std::max_element(V.begin(), V.end()) <
                                   *std::min_element(O.begin(), O.end());
@@ -345,10 +263,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   if (Req.Diff)
     outs() << unifiedDiff(Ctx.Source, Text, Ctx.FilePath);
   if (!Req.ReportFile.empty()) {
-    Expected<std::string> T = renderReport(Rep, Req.ReportFile);
-    if (!T)
-      return reportAndGetExitCode(T.takeError(), Err);
-    if (Error E = writeFileAtomically(Req.ReportFile, *T))
+    if (Error E = writeReport(Rep, Req.ReportFile))
       return reportAndGetExitCode(std::move(E), Err);
   }
   P.done(

@@ -70,6 +70,20 @@ struct Evaluation {
   std::string Rejection; ///< the first reason the variant was rejected
 };
 
+/// A program's time, as the search compares programs: the sum, over its
+/// timed kernels, of each kernel's median time per launch (ms); nullopt when
+/// no kernel was timed.
+std::optional<double> totalMedianMs(const ProgramRun &R);
+/// The same sum for each program run (one entry per run), for deciding
+/// whether one program is faster than another beyond the noise.
+std::vector<double> runTotalsMs(const ProgramRun &R);
+/// The sum of the timed kernels' interquartile ranges (ms).
+double totalSpreadMs(const ProgramRun &R);
+/// The largest registers per thread and smallest achieved occupancy over
+/// the timed kernels (occupancy nullopt when not measured).
+void kernelResources(const ProgramRun &R, std::optional<double> &Registers,
+                     std::optional<double> &Occupancy);
+
 /// Runs Exe once on every argument set, into WorkDir/Tag.N; captures
 /// outputs when Capture.
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,

@@ -27,6 +27,10 @@ const std::vector<std::string> &profilerMetrics();
 /// base names ("ns::k" without parameters or template arguments).
 KernelMetrics parseNcuCsv(llvm::StringRef Csv);
 
+/// Nsight Compute's command line: the toolkit's at CudaRoot, else ncu on
+/// PATH, else the toolkit's path (profileWithNcu then says it is missing).
+std::string findNcu(llvm::StringRef CudaRoot);
+
 /// Runs Exe under ncu for Kernels. Errors when ncu is missing or fails
 /// (for instance without permission to read the GPU's counters).
 llvm::Expected<KernelMetrics>

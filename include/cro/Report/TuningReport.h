@@ -58,10 +58,17 @@ llvm::json::Value toJSON(const TuningReport &R);
 std::string toMarkdown(const TuningReport &R);
 std::string toHTML(const TuningReport &R);
 
+/// An error naming Path's extension when it is not .json, .md or .html:
+/// checked before a search, so a typo does not waste it.
+llvm::Error checkReportPath(llvm::StringRef Path);
+
 /// The report in the format its file name asks for (.json, .md, .html);
 /// an error names the unknown extension.
 llvm::Expected<std::string> renderReport(const TuningReport &R,
                                          llvm::StringRef Path);
+
+/// renderReport, written atomically to Path.
+llvm::Error writeReport(const TuningReport &R, llvm::StringRef Path);
 
 } // namespace cro
 

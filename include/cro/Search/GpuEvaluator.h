@@ -9,7 +9,7 @@
 // database already has are not measured again.
 //
 // The objective is the sum, over the target kernels, of each kernel's
-// median GPU time per launch.
+// median GPU time per launch (totalMedianMs in Evaluate.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CRO_SEARCH_GPUEVALUATOR_H
@@ -71,7 +71,6 @@ private:
   Trial runVariant(const Point &P, const BuildResult &B);
   void record(const Trial &T, const std::vector<RewriteStep> &Sequence,
               const std::vector<std::string> &Flags);
-  std::optional<double> objective(const ProgramRun &Run) const;
 
   const RewriteContext &Ctx;
   const SearchSpace &Space;

@@ -63,10 +63,6 @@ llvm::json::Value recordSpace(const SearchSpace &Space,
                               const KernelFeatures &Features,
                               llvm::json::Object Meta);
 
-llvm::json::Value toJSON(const KernelFeatures &F);
-bool fromJSON(const llvm::json::Value &V, KernelFeatures &F,
-              llvm::json::Path P);
-
 } // namespace cro
 
 #endif

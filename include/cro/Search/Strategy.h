@@ -65,6 +65,9 @@ struct KernelFeatures {
 
 /// The features of the kernels of a file.
 KernelFeatures kernelFeatures(const KernelModel &Model);
+llvm::json::Value toJSON(const KernelFeatures &F);
+bool fromJSON(const llvm::json::Value &V, KernelFeatures &F,
+              llvm::json::Path P);
 
 /// An earlier search's best configuration on a similar kernel (transfer).
 struct PriorResult {
