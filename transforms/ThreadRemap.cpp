@@ -62,22 +62,8 @@ bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
 std::optional<std::array<int64_t, 3>>
 variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
                   const ResolvedConfig &Config) {
-  std::array<int64_t, 3> Shape{1, 1, 1};
-  if (const json::Value *V = Config.value(K.Name + ".block")) {
-    if (std::optional<int64_t> N = V->getAsInteger()) {
-      Shape[0] = *N;
-      return Shape;
-    }
-    if (const json::Array *A = V->getAsArray()) {
-      for (size_t I = 0; I < A->size() && I < 3; ++I)
-        if (std::optional<int64_t> N = (*A)[I].getAsInteger())
-          Shape[I] = *N;
-        else
-          return std::nullopt;
-      return Shape;
-    }
-    return std::nullopt;
-  }
+  if (const json::Value *V = Config.value(K.Name + ".block"))
+    return blockShapeOfValue(*V);
   std::optional<std::array<int64_t, 3>> Common;
   for (const LaunchSite &L : K.Launches) {
     std::array<int64_t, 3> S{1, 1, 1};

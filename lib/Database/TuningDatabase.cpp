@@ -79,7 +79,17 @@ public:
     return sqlite3_column_double(S, I);
   }
   int64_t integer(int I) const { return sqlite3_column_int64(S, I); }
-  sqlite3_stmt *raw() { return S; }
+  void bind(int I, int64_t V) { sqlite3_bind_int64(S, I, V); }
+  /// Every remaining row, each made into a T by Row(*this).
+  template <typename T, typename F>
+  Expected<std::vector<T>> rows(StringRef What, F Row) {
+    std::vector<T> Out;
+    while (step() == SQLITE_ROW)
+      Out.push_back(Row(*this));
+    if (Rc != SQLITE_DONE)
+      return error(What);
+    return Out;
+  }
   Error error(StringRef What) const {
     return makeToolError(ExitCode::Internal, "tuning database: " + What + ": " +
                                                  sqlite3_errmsg(Db));
@@ -213,13 +223,7 @@ TuningDatabase::evaluations(StringRef SourceHash, StringRef Gpu) {
     return S.error("prepare list");
   S.bind(1, SourceHash);
   S.bind(2, Gpu);
-  std::vector<EvaluationRecord> Out;
-  int Rc;
-  while ((Rc = S.step()) == SQLITE_ROW)
-    Out.push_back(readRow(S));
-  if (Rc != SQLITE_DONE)
-    return S.error("list");
-  return Out;
+  return S.rows<EvaluationRecord>("list", readRow);
 }
 
 Expected<std::optional<EvaluationRecord>>
@@ -273,14 +277,8 @@ TuningDatabase::bestOfSimilar(StringRef Signature, StringRef Gpu,
   S.bind(1, Gpu);
   S.bind(2, ExcludeSourceHash);
   S.bind(3, Signature);
-  sqlite3_bind_int(S.raw(), 4, int(Limit));
-  std::vector<EvaluationRecord> Out;
-  int Rc;
-  while ((Rc = S.step()) == SQLITE_ROW)
-    Out.push_back(readRow(S));
-  if (Rc != SQLITE_DONE)
-    return S.error("similar");
-  return Out;
+  S.bind(4, int64_t(Limit));
+  return S.rows<EvaluationRecord>("similar", readRow);
 }
 
 Expected<std::vector<std::string>>
@@ -290,13 +288,8 @@ TuningDatabase::gpusWithResults(StringRef SourceHash) {
   if (!S.ok())
     return S.error("prepare gpus");
   S.bind(1, SourceHash);
-  std::vector<std::string> Out;
-  int Rc;
-  while ((Rc = S.step()) == SQLITE_ROW)
-    Out.push_back(S.text(0));
-  if (Rc != SQLITE_DONE)
-    return S.error("gpus");
-  return Out;
+  return S.rows<std::string>("gpus",
+                             [](const Statement &Row) { return Row.text(0); });
 }
 
 Error TuningDatabase::recordDecision(StringRef SourceHash, StringRef Gpu,

@@ -56,8 +56,7 @@ private:
   std::string stopReason() {
     if (R.Trials.size() >= Opts.Budget)
       return "budget";
-    if (Opts.TimeLimitSeconds > 0 &&
-        secondsSince(Start) >= Opts.TimeLimitSeconds)
+    if (timeUp())
       return "time limit";
     if (Opts.Patience && R.Trials.size() > Opts.Patience) {
       double Now = R.Trace.back();
@@ -68,21 +67,23 @@ private:
     return "";
   }
 
+  bool timeUp() const {
+    return Opts.TimeLimitSeconds > 0 &&
+           secondsSince(Start) >= Opts.TimeLimitSeconds;
+  }
+
   /// The next batch of valid, new proposals. Pending = proposals handed
   /// out but not yet evaluated (they count against the budget).
   std::vector<Proposal> askValid(unsigned Pending) {
-    std::vector<Proposal> Batch;
+    std::vector<Proposal> Out;
     unsigned Left = Opts.Budget > R.Trials.size() + Pending
                         ? Opts.Budget - unsigned(R.Trials.size()) - Pending
                         : 0;
-    unsigned Want = std::min(Opts.Batch, Left);
-    if (Opts.TimeLimitSeconds > 0 &&
-        secondsSince(Start) >= Opts.TimeLimitSeconds)
-      Want = 0;
+    unsigned Want = timeUp() ? 0 : std::min(Opts.Batch, Left);
     // A strategy that keeps proposing invalid points gets a few rounds.
-    for (unsigned Round = 0; Round < 20 && Batch.size() < Want; ++Round) {
+    for (unsigned Round = 0; Round < 20 && Out.size() < Want; ++Round) {
       auto T = Clock::now();
-      std::vector<Proposal> Props = Strategy.ask(Want - unsigned(Batch.size()));
+      std::vector<Proposal> Props = Strategy.ask(Want - unsigned(Out.size()));
       R.StrategySeconds += secondsSince(T);
       if (Props.empty())
         break;
@@ -100,7 +101,7 @@ private:
           continue;
         }
         Seen.insert(Key);
-        Batch.push_back(std::move(P));
+        Out.push_back(std::move(P));
       }
       if (!Refused.empty()) {
         auto T2 = Clock::now();
@@ -108,7 +109,7 @@ private:
         R.StrategySeconds += secondsSince(T2);
       }
     }
-    return Batch;
+    return Out;
   }
 
   /// A batch split into what is known (the database) and what the

@@ -37,19 +37,16 @@ std::vector<double> valueNumbers(const json::Value &V) {
 }
 
 unsigned blockThreads(const json::Value &V) {
-  if (auto N = V.getAsInteger())
-    return *N > 0 ? unsigned(*N) : 0;
-  if (const json::Array *A = V.getAsArray()) {
-    uint64_t T = 1;
-    for (const json::Value &E : *A) {
-      auto N = E.getAsInteger();
-      if (!N || *N <= 0)
-        return 0;
-      T *= uint64_t(*N);
-    }
-    return unsigned(std::min<uint64_t>(T, UINT32_MAX));
+  std::optional<std::array<int64_t, 3>> Shape = blockShapeOfValue(V);
+  if (!Shape)
+    return 0;
+  uint64_t T = 1;
+  for (int64_t D : *Shape) {
+    if (D <= 0)
+      return 0;
+    T *= uint64_t(D);
   }
-  return 0;
+  return unsigned(std::min<uint64_t>(T, UINT32_MAX));
 }
 
 SearchSpace::SearchSpace(std::vector<Dimension> D, HardwareLimits L)

@@ -518,16 +518,19 @@ int run(int argc, char **argv) {
   if (RelTolOpt > 0)
     Req.RelTol = RelTolOpt.getValue();
 
+  RewriteContext Ctx{Model, Source, InputFile, TOpts};
+  SearchRequest SR;
+  SR.Measure = Req;
+  SR.Control = Control;
+  SR.DbPath = DbPath;
+  SR.SpaceFile = SpaceFile;
+  SR.RecordSpace = RecordSpaceFile;
+  SR.OutputFile = OutputFile;
+  SR.Harness = Harness;
+  SR.Quiet = Quiet;
   if (Tune) {
-    RewriteContext Ctx{Model, Source, InputFile, TOpts};
     TuneRequest TR;
-    TR.Search.Measure = Req;
-    TR.Search.Control = Control;
-    TR.Search.DbPath = DbPath;
-    TR.Search.SpaceFile = SpaceFile;
-    TR.Search.OutputFile = OutputFile;
-    TR.Search.Harness = Harness;
-    TR.Search.Quiet = Quiet;
+    TR.Search = SR;
     TR.ReportFile = ReportFile;
     TR.LogJson = LogJson;
     TR.GpuName = GpuName;
@@ -535,27 +538,11 @@ int run(int argc, char **argv) {
     TR.ToolVersion = std::string("cuda-rewrite-opt ") + CRO_VERSION;
     return runTuneCommand(TR, **Parsed, Model, Ctx, errs());
   }
-  if (PrintSpace) {
-    RewriteContext Ctx{Model, Source, InputFile, TOpts};
+  if (PrintSpace)
     return runPrintSpace(SpaceFile, Model, Ctx, errs());
-  }
-  if (Search) {
-    RewriteContext Ctx{Model, Source, InputFile, TOpts};
-    SearchRequest SR;
-    SR.Measure = Req;
-    SR.Control = Control;
-    SR.DbPath = DbPath;
-    SR.SpaceFile = SpaceFile;
-    SR.RecordSpace = RecordSpaceFile;
-    SR.OutputFile = OutputFile;
-    SR.Harness = Harness;
-    SR.Quiet = Quiet;
-    if (!Harness.empty())
-      SR.Measure.OriginalText = Source.str() + Harness;
+  if (Search)
     return runSearchCommand(SR, **Parsed, Model, Ctx, errs());
-  }
   if (Replay) {
-    RewriteContext Ctx{Model, Source, InputFile, TOpts};
     ReplayRequest RR;
     RR.Measure = Req;
     RR.DbPath = DbPath;

@@ -13,6 +13,7 @@
 
 #include "cro/Analysis/AffineExpr.h"
 #include "llvm/Support/JSON.h"
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -312,6 +313,27 @@ struct Knob {
   std::vector<llvm::json::Value> Values; ///< the legal domain
   llvm::json::Value Default = nullptr;   ///< what the source does today
 };
+
+/// The block shape a block-size knob value gives (256 -> {256, 1, 1},
+/// [16, 8] -> {16, 8, 1}); nullopt for anything else.
+inline std::optional<std::array<int64_t, 3>>
+blockShapeOfValue(const llvm::json::Value &V) {
+  std::array<int64_t, 3> Shape{1, 1, 1};
+  if (std::optional<int64_t> N = V.getAsInteger()) {
+    Shape[0] = *N;
+    return Shape;
+  }
+  if (const llvm::json::Array *A = V.getAsArray()) {
+    for (size_t I = 0; I < A->size() && I < 3; ++I) {
+      std::optional<int64_t> N = (*A)[I].getAsInteger();
+      if (!N)
+        return std::nullopt;
+      Shape[I] = *N;
+    }
+    return Shape;
+  }
+  return std::nullopt;
+}
 
 /// A transform that offers no knob for a kernel, and why.
 struct Refusal {
