@@ -75,9 +75,10 @@ cl::opt<std::string> CheckCommand(
     cl::desc("With --measure: a command that must succeed after the "
              "variant ran"),
     cl::value_desc("\"cmd args\""), cl::cat(Category));
-cl::opt<int> Replays("replays",
-                     cl::desc("Replays per launch (default: ~100 ms, >= 5)"),
-                     cl::init(0), cl::cat(Category));
+cl::opt<int> Replays(
+    "replays",
+    cl::desc("Replays per launch (default: ~100 ms of wall time, >= 5)"),
+    cl::init(0), cl::cat(Category));
 cl::opt<std::string> HarnessSpec(
     "harness",
     cl::desc("A kernel spec (JSON) for a file without main(): the tool "

@@ -44,7 +44,7 @@ struct RunOptions {
   std::string CudaRoot;   ///< its CUPTI is put on LD_LIBRARY_PATH
   std::string CaptureDir; ///< "" = no capture
   std::string WorkDir;    ///< where the output files go (must exist)
-  int Replays = 0;        ///< 0 = automatic (~100 ms, >= 5)
+  int Replays = 0;        ///< 0 = automatic (~100 ms of wall time, >= 5)
   int MaxLaunches = 3;    ///< launches per kernel replayed
   int MaxCaptures = 8;    ///< launches per kernel captured and compared
   bool FlushL2 = false;
