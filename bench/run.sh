@@ -11,7 +11,7 @@
 # for the roofline floors. bench/corpus-report.py turns the directory into
 # the results JSON, table and plot.
 #
-# Usage: OUT=dir [BUDGET=40] [ONLY=saxpy,sgemm] [STOP_BY=epoch-seconds] bench/run.sh
+# Usage: OUT=dir [BUDGET=40] [RUNS=3] [ONLY=saxpy,sgemm] [STOP_BY=epoch-seconds] bench/run.sh
 # A device call has 10 minutes: split the corpus with ONLY over several
 # calls into the same OUT (the ceilings are measured once per call), and
 # bring OUT back as one archive (the device returns few files). With STOP_BY,
@@ -20,6 +20,10 @@
 set -uo pipefail
 out=${OUT:-device-out}
 budget=${BUDGET:-40}
+# Runs of the original before the search, and of the winner and the original
+# in the final confirmation (the tool's default is 5; 3 keeps a corpus run
+# inside the device time, and every run replays each launch for ~100 ms).
+runs=${RUNS:-3}
 tool=${TOOL:-build/bin/cuda-rewrite-opt}
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$out"
@@ -53,12 +57,14 @@ for line in "${programs[@]}"; do
   echo "== $name"
   # The tool, as a user runs it.
   t0=$(date +%s.%N)
-  $tool "$file" -o "$out/$name.opt.cu" --budget "$budget" --db "$out/tuning.db" \
+  $tool "$file" -o "$out/$name.opt.cu" --budget "$budget" --runs "$runs" --db "$out/tuning.db" \
     --report "$out/$name.report.json" --quiet "${runargs[@]}" \
     2> "$out/$name.log" || { status=1; echo "  main command failed: $(tail -1 "$out/$name.log")"; }
   t1=$(date +%s.%N)
   python3 -c "import json; print(json.dumps({'wall_s': $t1 - $t0}))" > "$out/$name.wall.json"
-  # The block-size-only baseline: every block size, nothing else.
+  # The block-size-only baseline: every block size, nothing else. It shares
+  # the tuning database, so the block sizes the agent already measured (same
+  # source, flags and arguments) are not measured again.
   $tool "$file" --analyze 2> /dev/null | python3 -c '
 import json, sys
 m = json.load(sys.stdin)
@@ -66,7 +72,7 @@ json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}
 ' > "$out/$name.blocksize-space.json"
   if [ "$(cat "$out/$name.blocksize-space.json")" != "{}" ]; then
     $tool "$file" --search --strategy exhaustive --space "$out/$name.blocksize-space.json" \
-      --budget 1000 --patience 0 --db none --quiet "${runargs[@]}" \
+      --budget 1000 --patience 0 --runs 1 --db "$out/tuning.db" --quiet "${runargs[@]}" \
       > "$out/$name.blocksize.json" 2> "$out/$name.blocksize.log" || status=1
   fi
   # The emitted file passes the program's own check.

@@ -43,6 +43,22 @@ std::string html(StringRef S) {
   return Out;
 }
 
+/// One sentence on where the time went, for the Markdown and HTML reports.
+std::string timeSummary(const TuningReport &R) {
+  std::string S =
+      formatv("search {0:f0} s (running the variants {1:f0} s, "
+              "waiting for nvcc {2:f0} s of {3:f0} s compiled "
+              "in parallel, strategy {4:f2} s)",
+              R.TotalSeconds, R.MeasureSeconds, R.CompileWaitSeconds,
+              R.CompileSeconds, R.StrategySeconds)
+          .str();
+  if (R.ConfirmSeconds > 0)
+    S += formatv(", confirmation {0:f0} s", R.ConfirmSeconds).str();
+  if (R.WallSeconds > 0)
+    S += formatv("; {0:f0} s in all", R.WallSeconds).str();
+  return S;
+}
+
 std::string mdCell(StringRef S) {
   std::string Out;
   for (char C : S)
@@ -171,8 +187,11 @@ json::Value toJSON(const TuningReport &R) {
       {"metrics", std::move(Metrics)},
       {"seconds", json::Object{{"total", R.TotalSeconds},
                                {"compile", R.CompileSeconds},
+                               {"compile_wait", R.CompileWaitSeconds},
                                {"measure", R.MeasureSeconds},
-                               {"strategy", R.StrategySeconds}}}};
+                               {"strategy", R.StrategySeconds},
+                               {"confirm", R.ConfirmSeconds},
+                               {"wall", R.WallSeconds}}}};
 }
 
 std::string toMarkdown(const TuningReport &R) {
@@ -186,10 +205,7 @@ std::string toMarkdown(const TuningReport &R) {
   OS << "\n";
   OS << "- Strategy: " << R.Strategy << ", budget " << R.Budget << ", seed "
      << R.Seed << "; stopped: " << R.StopReason << "\n";
-  OS << formatv("- Time: {0:f0} s in all (compile {1:f0} s of CPU time, "
-                "measure {2:f0} s, strategy {3:f2} s)\n",
-                R.TotalSeconds, R.CompileSeconds, R.MeasureSeconds,
-                R.StrategySeconds);
+  OS << "- Time: " << timeSummary(R) << "\n";
   OS << "\n## Result\n\n" << R.Decision << "\n\n";
   OS << formatv("| | median | spread (IQR) |\n|---|---|---|\n| original | "
                 "{0:f4} ms | {1:f4} ms |\n",
@@ -258,10 +274,7 @@ std::string toHTML(const TuningReport &R) {
        << html(R.Nvcc);
   OS << ". Strategy " << html(R.Strategy) << ", budget " << R.Budget
      << ", seed " << R.Seed << "; stopped: " << html(R.StopReason)
-     << formatv(". {0:f0} s in all (compile {1:f0} s of CPU time, measure "
-                "{2:f0} s, strategy {3:f2} s).</p>\n",
-                R.TotalSeconds, R.CompileSeconds, R.MeasureSeconds,
-                R.StrategySeconds);
+     << ". Time: " << html(timeSummary(R)) << ".</p>\n";
   OS << "<h2>Result</h2><p id=\"decision\">" << html(R.Decision) << "</p>\n";
   OS << "<table id=\"result\"><tr><th></th><th>median</th><th>spread "
         "(IQR)</th></tr>"

@@ -42,7 +42,11 @@ GpuEvaluator::~GpuEvaluator() {
 
 Error GpuEvaluator::measureOriginal() {
   std::string Text = Ctx.Source.str() + Opts.Harness;
+  auto Wait0 = std::chrono::steady_clock::now();
   Expected<std::vector<BuildResult>> B = Build.build({{Text, {}}});
+  CompileWaitSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Wait0)
+          .count();
   if (!B)
     return B.takeError();
   if (!(*B)[0].Ok)
@@ -214,7 +218,11 @@ std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
     prepare(Batch);
   std::unique_ptr<Prepared> P = std::move(Queue.front());
   Queue.pop_front();
+  auto Wait0 = std::chrono::steady_clock::now();
   Expected<std::vector<BuildResult>> Built = P->Built.get();
+  CompileWaitSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Wait0)
+          .count();
   std::string BuildProblem;
   if (!Built)
     BuildProblem = toString(Built.takeError());

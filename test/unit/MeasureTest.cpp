@@ -67,6 +67,22 @@ TEST(Compare, NaNsAndSizes) {
   EXPECT_FALSE(Ints.Equal);
 }
 
+TEST(Compare, IdenticalBuffersTakeTheFastPathWithTheSameVerdict) {
+  // Bitwise-identical outputs (the common case) are settled by memcmp; the
+  // verdict and the element count are those of the element loop.
+  float NaN = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> A = {1.0f, NaN, -0.0f, 3.0f};
+  CompareResult R = cmpF(A, A);
+  EXPECT_TRUE(R.Equal);
+  EXPECT_EQ(R.Elements, 4u);
+  EXPECT_EQ(R.Mismatches, 0u);
+  // -0 against +0 differs in its bytes but not in value: the slow path.
+  std::vector<float> B = A;
+  B[2] = 0.0f;
+  EXPECT_TRUE(cmpF(A, B).Equal);
+  EXPECT_TRUE(compareBuffers("", "", ElementKind::Exact, {0, 0}).Equal);
+}
+
 TEST(Statistics, MedianSpreadAndNoise) {
   Summary S = summarize({5, 1, 3, 2, 4});
   EXPECT_EQ(S.Median, 3);

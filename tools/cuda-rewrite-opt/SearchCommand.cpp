@@ -260,6 +260,7 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
       {"seconds", json::Object{{"total", R.TotalSeconds},
                                {"strategy", R.StrategySeconds},
                                {"compile", Eval.compileSeconds()},
+                               {"compile_wait", Eval.compileWaitSeconds()},
                                {"measure", Eval.measureSeconds()}}},
       {"moves", movesJSON(R, Space)}};
   if (!Req.RecordSpace.empty()) {

@@ -11,6 +11,7 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <chrono>
 #include <ctime>
 
 using namespace llvm;
@@ -117,6 +118,11 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   std::optional<LocalGpu> Gpu = probeLocalGpu();
   if (!Gpu)
     return withoutGpu(Req, Model, Ctx, Err);
+  auto Start = std::chrono::steady_clock::now();
+  auto SecondsSince = [](std::chrono::steady_clock::time_point T) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - T)
+        .count();
+  };
 
   std::unique_ptr<raw_fd_ostream> JsonLog;
   if (!Req.LogJson.empty()) {
@@ -165,6 +171,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   Rep.OriginalMs = *Original.Time;
   Rep.TotalSeconds = R.TotalSeconds;
   Rep.CompileSeconds = (*S)->evaluator().compileSeconds();
+  Rep.CompileWaitSeconds = (*S)->evaluator().compileWaitSeconds();
   Rep.MeasureSeconds = (*S)->evaluator().measureSeconds();
   Rep.StrategySeconds = R.StrategySeconds;
   Rep.Evaluations = reportEvaluations(R, Space, *Original.Time);
@@ -184,7 +191,9 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                   *Original.Time / *Best->Time, Runs)
               .str());
     std::string OriginalExe, VariantExe;
+    auto ConfirmStart = std::chrono::steady_clock::now();
     Evaluation C = (*S)->confirm(Best->P, Runs, &OriginalExe, &VariantExe);
+    Rep.ConfirmSeconds = SecondsSince(ConfirmStart);
     std::vector<double> O = runTotalsMs(C.Original), V = runTotalsMs(C.Variant);
     Rep.ConfirmRuns = Runs;
     if (!C.Verified) {
@@ -262,6 +271,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                        Wrote ? Rep.OriginalMs / *Rep.BestMs : 1.0);
   if (Req.Diff)
     outs() << unifiedDiff(Ctx.Source, Text, Ctx.FilePath);
+  Rep.WallSeconds = SecondsSince(Start);
   if (!Req.ReportFile.empty()) {
     if (Error E = writeReport(Rep, Req.ReportFile))
       return reportAndGetExitCode(std::move(E), Err);

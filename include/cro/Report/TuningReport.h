@@ -50,8 +50,13 @@ struct TuningReport {
   std::vector<std::string> BestSequence; ///< one line per kernel
   std::vector<ReportEvaluation> Evaluations;
   std::vector<ReportMetric> Metrics;
-  double TotalSeconds = 0, CompileSeconds = 0, MeasureSeconds = 0,
-         StrategySeconds = 0;
+  /// Where the time went. Compiling runs on other threads while the GPU
+  /// measures, so CompileSeconds (CPU time summed over the parallel nvcc
+  /// runs) overlaps the rest; CompileWaitSeconds is the part of it the search
+  /// waited for. WallSeconds is the whole command, confirmation included.
+  double TotalSeconds = 0, CompileSeconds = 0, CompileWaitSeconds = 0,
+         MeasureSeconds = 0, StrategySeconds = 0, ConfirmSeconds = 0,
+         WallSeconds = 0;
 };
 
 llvm::json::Value toJSON(const TuningReport &R);

@@ -55,8 +55,11 @@ public:
 
   /// Why recording to the database failed, if it did (the search goes on).
   const std::string &databaseProblem() const { return DbProblem; }
-  /// Seconds spent compiling (sum over compiles) and running variants.
+  /// Seconds spent compiling (sum over compiles, which run in parallel and
+  /// overlap the measuring), waiting for compiles to finish, and running
+  /// programs (the original's runs included).
   double compileSeconds() const { return CompileSeconds; }
+  double compileWaitSeconds() const { return CompileWaitSeconds; }
   double measureSeconds() const { return MeasureSeconds; }
 
 private:
@@ -81,7 +84,7 @@ private:
   Trial OriginalTrial;
   std::deque<std::unique_ptr<Prepared>> Queue;
   std::string DbProblem;
-  double CompileSeconds = 0, MeasureSeconds = 0;
+  double CompileSeconds = 0, CompileWaitSeconds = 0, MeasureSeconds = 0;
   unsigned Counter = 0;
 };
 
