@@ -72,7 +72,10 @@ function(cuda_rewrite_opt)
     # copy is only touched when its text changes, so nothing recompiles
     # needlessly.
     string(MAKE_C_IDENTIFIER "${name}${ext}" id)
+    # Ninja creates the directories of a command's outputs, Make does not.
+    get_filename_component(out_dir "${out}" DIRECTORY)
     add_custom_target(${CRO_TARGET}-replay-${id}
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
       COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" --replay ${replay}
               -o "${out}.new"
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${out}.new" "${out}"
@@ -100,6 +103,7 @@ function(cuda_rewrite_opt)
     get_filename_component(dir "${abs}" DIRECTORY)
     set_source_files_properties("${out}" PROPERTIES INCLUDE_DIRECTORIES "${dir}")
     list(APPEND tune_commands
+         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
          COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" ${common} ${CRO_OPTIONS}
                  -o "${CMAKE_CURRENT_BINARY_DIR}/cuda-rewrite-opt/${CRO_TARGET}/${name}.search${ext}")
   endforeach()

@@ -1,5 +1,7 @@
 #include "cro/Database/TuningDatabase.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <sqlite3.h>
 
 using namespace llvm;
@@ -131,6 +133,8 @@ EvaluationRecord readRow(const Statement &S) {
 Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
   sqlite3 *Db = nullptr;
   std::string P = Path.str();
+  if (StringRef Dir = sys::path::parent_path(P); !Dir.empty())
+    sys::fs::create_directories(Dir); // a failure shows in the open below
   if (sqlite3_open_v2(P.c_str(), &Db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                           SQLITE_OPEN_FULLMUTEX,
@@ -148,6 +152,32 @@ Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
     return std::move(E);
   if (Error E = T->exec(Schema))
     return std::move(E);
+  return std::move(T);
+}
+
+Expected<std::unique_ptr<TuningDatabase>>
+TuningDatabase::openForReading(StringRef Path) {
+  std::string P = Path.str();
+  if (!sys::fs::exists(P))
+    return makeToolError(ExitCode::OutputError,
+                         "the tuning database " + P + " does not exist");
+  sqlite3 *Db = nullptr;
+  if (sqlite3_open_v2(P.c_str(), &Db,
+                      SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    std::string Msg = Db ? sqlite3_errmsg(Db) : "out of memory";
+    sqlite3_close(Db);
+    return makeToolError(ExitCode::OutputError,
+                         "cannot read the tuning database " + P + ": " + Msg);
+  }
+  std::unique_ptr<TuningDatabase> T(new TuningDatabase(Db));
+  sqlite3_busy_timeout(Db, 30000);
+  // A file that is not a database, or one without our tables, fails here
+  // rather than at the first query.
+  if (Error E = T->exec("SELECT 1 FROM evaluations LIMIT 1;"))
+    return makeToolError(ExitCode::OutputError,
+                         P + " is not a cuda-rewrite-opt tuning database (" +
+                             toString(std::move(E)) + ")");
   return std::move(T);
 }
 

@@ -198,7 +198,7 @@ std::string toMarkdown(const TuningReport &R) {
   std::string S;
   raw_string_ostream OS(S);
   OS << "# cuda-rewrite-opt report: " << R.File << "\n\n";
-  OS << "- " << R.Tool << ", " << R.Date << "\n";
+  OS << "- " << R.Tool << (R.Date.empty() ? "" : ", " + R.Date) << "\n";
   OS << "- GPU: " << R.Gpu;
   if (!R.Arch.empty())
     OS << " (" << R.Arch << ", driver " << R.Driver << "), nvcc " << R.Nvcc;

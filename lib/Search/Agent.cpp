@@ -426,9 +426,11 @@ private:
     const Arm &A = Arms[Chosen];
     return Proposal{
         Choice,
-        formatv("move '{0}' from the {1} variant ({2:f4} ms): {3}; this move "
+        formatv("move '{0}' from {1} ({2:f4} ms): {3}; this move "
                 "paid {4} of {5} times here; the model predicts {6:f4} ms",
-                Chosen, ParentIndex == 0 ? "best" : "a runner-up", *Parent.Time,
+                Chosen,
+                ParentIndex == 0 ? "the best variant" : "a runner-up variant",
+                *Parent.Time,
                 Changes, A.Won, A.Tried, std::exp(Pred))
             .str(),
         Chosen};

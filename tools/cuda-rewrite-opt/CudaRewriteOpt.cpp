@@ -385,8 +385,25 @@ int run(int argc, char **argv) {
           "cuda-rewrite-opt: analyze and rewrite CUDA kernels\n\n"
           "  cuda-rewrite-opt kernel.cu [--analyze] [-- <compiler flags>]\n",
           &ErrOS)) {
-    errs() << ParseErrors;
-    errs() << "cuda-rewrite-opt: see --help for usage\n";
+    // LLVM's parser says it in several lines ("Unknown command line
+    // argument ...  Try: ...", "Did you mean ...?"); the tool's errors are
+    // one line starting "cuda-rewrite-opt: error:".
+    SmallVector<StringRef> Lines;
+    StringRef(ParseErrors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    std::string Message;
+    for (StringRef L : Lines) {
+      L = L.trim();
+      if (size_t Colon = L.find(": ");
+          Colon != StringRef::npos && !L.take_front(Colon).contains(' '))
+        L = L.drop_front(Colon + 2); // the program name LLVM prefixes
+      L = L.split("  Try: ").first.trim().rtrim('.');
+      if (!L.empty())
+        Message += (Message.empty() ? "" : "; ") + L.str();
+    }
+    // (An option's bad value is printed by LLVM itself, on the line above.)
+    errs() << "cuda-rewrite-opt: error: "
+           << (Message.empty() ? "bad command line" : Message)
+           << " (see --help)\n";
     return static_cast<int>(ExitCode::Usage);
   }
   if (PrintInjectionLibrary) {
@@ -417,6 +434,11 @@ int run(int argc, char **argv) {
                 "--analyze\n";
       return static_cast<int>(ExitCode::Usage);
     }
+    if (!LogJson.empty()) {
+      errs() << "cuda-rewrite-opt: error: --log-json goes with the main "
+                "command (a simulation prints its result as JSON already)\n";
+      return static_cast<int>(ExitCode::Usage);
+    }
     return runSimulate(Simulate, Control, ReportFile,
                        std::string("cuda-rewrite-opt ") + CRO_VERSION, errs());
   }
@@ -435,7 +457,8 @@ int run(int argc, char **argv) {
                     !Measure && !Search && !Replay && !PrintSpace;
   if ((!ReportFile.empty() || !LogJson.empty()) && !Tune) {
     errs() << "cuda-rewrite-opt: error: --report and --log-json go with the "
-              "main command (an input file and -o, nothing else)\n";
+              "main command (an input file and -o; --report also with "
+              "--simulate)\n";
     return static_cast<int>(ExitCode::Usage);
   }
   if (Analyze && (!ApplyConfig.empty() || Diff)) {

@@ -77,10 +77,15 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
     return Space.takeError();
   S->Space = std::make_unique<SearchSpace>(std::move(*Space));
 
+  // The database is memory, not a precondition: a search on a machine whose
+  // cache directory is read-only still measures and writes its result.
   Expected<std::unique_ptr<TuningDatabase>> Db = openDatabase(Req.DbPath);
-  if (!Db)
-    return Db.takeError();
-  S->Db = std::move(*Db);
+  if (Db)
+    S->Db = std::move(*Db);
+  else
+    Err << "cuda-rewrite-opt: warning: " << toString(Db.takeError())
+        << "; this search's results will not be kept (nothing to resume "
+           "from or replay later)\n";
 
   Expected<EvaluateOptions> EO = evaluateOptions(Req.Measure, PF, Model);
   if (!EO)

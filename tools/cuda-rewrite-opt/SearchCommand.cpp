@@ -18,6 +18,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include <cmath>
+#include <map>
+#include <random>
 
 using namespace llvm;
 
@@ -25,15 +27,17 @@ namespace cro {
 
 std::string defaultDatabasePath() {
   SmallString<256> P;
-  if (std::optional<std::string> X = sys::Process::GetEnv("XDG_CACHE_HOME"))
+  // An empty variable counts as unset (as the XDG specification says):
+  // never a database relative to wherever the tool happens to run.
+  std::optional<std::string> X = sys::Process::GetEnv("XDG_CACHE_HOME");
+  std::optional<std::string> H = sys::Process::GetEnv("HOME");
+  if (X && !X->empty())
     P = *X;
-  else if (std::optional<std::string> H = sys::Process::GetEnv("HOME"))
+  else if (H && !H->empty())
     sys::path::append(P, *H, ".cache");
   else
     P = "/tmp";
-  sys::path::append(P, "cuda-rewrite-opt");
-  sys::fs::create_directories(P);
-  sys::path::append(P, "tuning.db");
+  sys::path::append(P, "cuda-rewrite-opt", "tuning.db");
   return P.str().str();
 }
 
@@ -124,24 +128,39 @@ int runPrintSpace(StringRef SpaceFile, const KernelModel &Model,
   if (!Space)
     return reportAndGetExitCode(Space.takeError(), Err);
   json::Object Out = std::move(*Space->toJSON().getAsObject());
-  std::vector<Point> All = Space->enumerate(200000);
-  if (!All.empty()) {
-    int64_t Valid = 0;
-    std::map<std::string, int64_t> Reasons;
-    for (const Point &P : All) {
-      std::string Why = Space->violation(P);
-      if (Why.empty())
-        ++Valid;
-      else
-        ++Reasons[Why.substr(0, 160)];
-    }
+  // Every point is checked up to 200,000 of them; a larger space is
+  // described by a fixed random sample (the same on every run), so that a
+  // user still sees how much of it is valid and what rules the rest out.
+  std::vector<Point> Points = Space->enumerate(200000);
+  bool Sampled = Points.empty();
+  if (Sampled) {
+    std::mt19937_64 Rng(1);
+    for (int I = 0; I < 2000; ++I)
+      Points.push_back(Space->randomPoint(Rng));
+  }
+  int64_t Valid = 0;
+  std::map<std::string, int64_t> Reasons;
+  for (const Point &P : Points) {
+    std::string Why = Space->violation(P);
+    if (Why.empty())
+      ++Valid;
+    else
+      ++Reasons[Why.substr(0, 160)];
+  }
+  json::Array R;
+  for (const auto &[Why, N] : Reasons)
+    R.push_back(json::Object{{"reason", Why}, {"points", N}});
+  Out["invalid"] = std::move(R);
+  if (!Sampled) {
     Out["valid_points"] = Valid;
-    json::Array R;
-    for (const auto &[Why, N] : Reasons)
-      R.push_back(json::Object{{"reason", Why}, {"points", N}});
-    Out["invalid"] = std::move(R);
   } else {
-    Out["valid_points"] = nullptr; // too many to list
+    Out["valid_points"] = nullptr; // not counted: too many
+    Out["sample"] = json::Object{
+        {"points", int64_t(Points.size())},
+        {"valid", Valid},
+        {"note", "the space is too large to check point by point; these "
+                 "counts are of a random sample (\"invalid\" too); "
+                 "restrict it with --space FILE for exact counts"}};
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
   return 0;
@@ -293,74 +312,129 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
   return 0;
 }
 
+namespace {
+
+/// What the database says to replay for this source: the main command's
+/// confirmed choice, else the fastest verified variant; none when it has
+/// no result. A database that cannot be read is an error of kind
+/// OutputError, a command line that cannot be served one of kind Usage.
+struct ReplayChoice {
+  std::optional<EvaluationRecord> Best;
+  std::string Gpu;
+  bool Confirmed = false; ///< the main command's choice, not a single run
+};
+
+Expected<ReplayChoice> chooseReplay(const ReplayRequest &Req,
+                                    TuningDatabase &Db, StringRef Hash) {
+  ReplayChoice C;
+  C.Gpu = Req.Gpu;
+  if (C.Gpu.empty())
+    if (std::optional<LocalGpu> G = probeLocalGpu())
+      C.Gpu = G->Name;
+  if (C.Gpu.empty()) {
+    Expected<std::vector<std::string>> Gpus = Db.gpusWithResults(Hash);
+    if (!Gpus)
+      return Gpus.takeError();
+    if (Gpus->size() > 1)
+      return makeToolError(ExitCode::Usage,
+                           "no GPU here, and the database has results for "
+                           "several GPUs (" +
+                               join(*Gpus, ", ") + "): choose one with --gpu");
+    if (Gpus->size() == 1)
+      C.Gpu = Gpus->front();
+  }
+  if (C.Gpu.empty())
+    return C;
+  // The main command's confirmed choice wins over the fastest single
+  // measurement: it was re-measured against the original, and it is the
+  // original when nothing beat it beyond the noise.
+  Expected<std::optional<std::pair<std::string, double>>> D =
+      Db.latestDecision(Hash, C.Gpu);
+  if (!D)
+    return D.takeError();
+  if (*D) {
+    EvaluationRecord Chosen;
+    Chosen.Config = (*D)->first;
+    Chosen.MedianMs = 1.0 / (*D)->second;
+    Chosen.OriginalMs = 1.0;
+    C.Best = Chosen;
+    C.Confirmed = true;
+    return C;
+  }
+  Expected<std::optional<EvaluationRecord>> B = Db.bestVerified(Hash, C.Gpu);
+  if (!B)
+    return B.takeError();
+  C.Best = std::move(*B);
+  return C;
+}
+
+} // namespace
+
 int runReplay(const ReplayRequest &Req, const KernelModel &Model,
               const RewriteContext &Ctx, raw_ostream &Err) {
-  Expected<std::unique_ptr<TuningDatabase>> Db = openDatabase(Req.DbPath);
-  if (!Db)
-    return reportAndGetExitCode(Db.takeError(), Err);
-  if (!*Db)
+  if (Req.DbPath == "none")
     return reportAndGetExitCode(
-        makeToolError(ExitCode::Usage, "--replay needs a tuning database"),
+        makeToolError(ExitCode::Usage,
+                      "--replay reads the tuning database, and --db none "
+                      "names none"),
         Err);
-  std::string Hash = sourceHash(Ctx.Source, Req.Measure, Req.Harness);
-  std::string GpuName = Req.Gpu;
-  if (GpuName.empty())
-    if (std::optional<LocalGpu> G = probeLocalGpu())
-      GpuName = G->Name;
-  if (GpuName.empty()) {
-    Expected<std::vector<std::string>> Gpus = (*Db)->gpusWithResults(Hash);
-    if (!Gpus)
-      return reportAndGetExitCode(Gpus.takeError(), Err);
-    if (Gpus->size() > 1)
-      return reportAndGetExitCode(
-          makeToolError(ExitCode::Usage,
-                        "no GPU here, and the database has results for "
-                        "several GPUs (" +
-                            join(*Gpus, ", ") + "): choose one with --gpu"),
-          Err);
-    if (Gpus->size() == 1)
-      GpuName = Gpus->front();
-  }
-  std::optional<EvaluationRecord> Best;
-  std::string Source = "the best verified variant";
-  if (!GpuName.empty()) {
-    // The main command's confirmed choice wins over the fastest single
-    // measurement: it was re-measured against the original, and it is the
-    // original when nothing beat it beyond the noise.
-    Expected<std::optional<std::pair<std::string, double>>> D =
-        (*Db)->latestDecision(Hash, GpuName);
-    if (!D)
-      return reportAndGetExitCode(D.takeError(), Err);
-    if (*D) {
-      EvaluationRecord Chosen;
-      Chosen.Config = (*D)->first;
-      Chosen.MedianMs = 1.0 / (*D)->second;
-      Chosen.OriginalMs = 1.0;
-      Best = Chosen;
-      Source = "the confirmed choice of the last tuning run";
-    } else {
-      Expected<std::optional<EvaluationRecord>> B =
-          (*Db)->bestVerified(Hash, GpuName);
-      if (!B)
-        return reportAndGetExitCode(B.takeError(), Err);
-      Best = std::move(*B);
-    }
-  }
+  std::string Path = Req.DbPath.empty() ? defaultDatabasePath() : Req.DbPath;
   std::string Text = Ctx.Source.str();
-  if (!Best) {
-    Err << "cuda-rewrite-opt: no tuned result for '" << Ctx.FilePath << "'"
-        << (GpuName.empty() ? "" : " on " + GpuName)
-        << " in the tuning database (with these build flags and arguments); "
-           "wrote the original unchanged\n";
+  // Said once the output is written (a failed write says only that).
+  std::string Note;
+  auto Unchanged = [&](const Twine &Why) {
+    Note = (Why + "; wrote the original unchanged").str();
+  };
+  // No database yet is the ordinary state of a fresh build machine; one
+  // that exists is opened for reading only (a replay never creates one).
+  std::unique_ptr<TuningDatabase> Db;
+  auto LookUp = [&]() -> Expected<ReplayChoice> {
+    if (!sys::fs::exists(Path))
+      return ReplayChoice();
+    Expected<std::unique_ptr<TuningDatabase>> Opened =
+        TuningDatabase::openForReading(Path);
+    if (!Opened)
+      return Opened.takeError();
+    Db = std::move(*Opened);
+    return chooseReplay(Req, *Db,
+                        sourceHash(Ctx.Source, Req.Measure, Req.Harness));
+  };
+  Expected<ReplayChoice> Choice = LookUp();
+  if (!Choice) {
+    // A build machine's replay must not break the build over a database it
+    // cannot read: the original is a correct program. A command line it
+    // cannot serve (several GPUs, none chosen) is still an error.
+    Error E = Choice.takeError();
+    ExitCode Code = ExitCode::OutputError;
+    std::string Message;
+    handleAllErrors(
+        std::move(E),
+        [&](const ToolError &T) {
+          Code = T.code();
+          Message = T.message();
+        },
+        [&](const ErrorInfoBase &B) { Message = B.message(); });
+    if (Code == ExitCode::Usage)
+      return reportAndGetExitCode(makeToolError(Code, Message), Err);
+    Unchanged("warning: " + Message + ": no tuned result to replay");
+  } else if (!Db) {
+    Unchanged("no tuned result for '" + Ctx.FilePath +
+              "': the tuning database " + Path + " does not exist (yet)");
+  } else if (!Choice->Best) {
+    Unchanged("no tuned result for '" + Ctx.FilePath + "'" +
+              (Choice->Gpu.empty() ? "" : " on " + Choice->Gpu) +
+              " in the tuning database (with these build flags and "
+              "arguments)");
   } else {
-    Expected<json::Value> C = json::parse(Best->Config);
+    const EvaluationRecord &Best = *Choice->Best;
+    Expected<json::Value> C = json::parse(Best.Config);
     if (!C || !C->getAsObject()) {
       if (!C)
         consumeError(C.takeError());
       return reportAndGetExitCode(
           makeToolError(ExitCode::Internal,
                         "tuning database: malformed configuration " +
-                            Best->Config),
+                            Best.Config),
           Err);
     }
     // The configuration is checked against today's knobs: a tool whose
@@ -371,26 +445,26 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
     if (!V)
       return reportAndGetExitCode(V.takeError(), Err);
     Text = variantFileText(*V);
-    if (Source == "the best verified variant")
-      Err << formatv("cuda-rewrite-opt: replayed the best verified variant on "
-                     "{0}: {1:f4} ms, {2:f2}x the original ({3})\n",
-                     GpuName, *Best->MedianMs,
-                     Best->OriginalMs ? *Best->OriginalMs / *Best->MedianMs
-                                      : 1.0,
-                     Best->Config);
+    if (!Choice->Confirmed)
+      Note = formatv("replayed the best verified variant on {0}: {1:f4} ms, "
+                     "{2:f2}x the original ({3})",
+                     Choice->Gpu, *Best.MedianMs,
+                     Best.OriginalMs ? *Best.OriginalMs / *Best.MedianMs : 1.0,
+                     Best.Config)
+                 .str();
     else
-      Err << formatv("cuda-rewrite-opt: replayed {0} on {1}: {2:f2}x the "
-                     "original ({3})\n",
-                     Source, GpuName, *Best->OriginalMs / *Best->MedianMs,
-                     Best->Config == "{}" ? "the original itself"
-                                          : Best->Config);
+      Note = formatv("replayed the confirmed choice of the last tuning run "
+                     "on {0}: {1:f2}x the original ({2})",
+                     Choice->Gpu, *Best.OriginalMs / *Best.MedianMs,
+                     Best.Config == "{}" ? "the original itself" : Best.Config)
+                 .str();
   }
   if (Req.OutputFile.empty() || Req.OutputFile == "-") {
     outs() << Text;
-    return 0;
-  }
-  if (Error E = writeFileAtomically(Req.OutputFile, Text))
+  } else if (Error E = writeFileAtomically(Req.OutputFile, Text)) {
     return reportAndGetExitCode(std::move(E), Err);
+  }
+  Err << "cuda-rewrite-opt: " << Note << "\n";
   return 0;
 }
 

@@ -55,7 +55,8 @@ struct ReplayRequest {
 int runReplay(const ReplayRequest &Req, const KernelModel &Model,
               const RewriteContext &Ctx, llvm::raw_ostream &Err);
 
-/// ~/.cache/cuda-rewrite-opt/tuning.db (the directory is created).
+/// ~/.cache/cuda-rewrite-opt/tuning.db ($XDG_CACHE_HOME when set); the
+/// directory is created by the search that first writes there.
 std::string defaultDatabasePath();
 
 /// The identity of a search's subject in the database: the source and

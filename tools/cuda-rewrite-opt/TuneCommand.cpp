@@ -99,6 +99,19 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   RR.Gpu = Req.GpuName;
   RR.OutputFile = Req.Search.OutputFile;
   RR.Harness = Req.Search.Harness;
+  // Nothing was measured, so there is nothing to report or log: say so
+  // rather than leave the user looking for a file.
+  for (const std::string &F : {Req.ReportFile, Req.LogJson})
+    if (!F.empty())
+      Err << "cuda-rewrite-opt: not writing '" << F
+          << "': nothing was measured on this machine\n";
+  if (RR.DbPath == "none") {
+    if (Error E = writeOutput(RR.OutputFile, Ctx.Source))
+      return reportAndGetExitCode(std::move(E), Err);
+    Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine and no "
+           "tuning database (--db none): wrote the original unchanged\n";
+    return 0;
+  }
   // runReplay says which GPU's result it wrote, or that there was none.
   Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine: nothing can "
          "be measured; looking for a tuned result in the tuning database\n";

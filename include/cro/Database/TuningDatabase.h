@@ -53,6 +53,11 @@ public:
   /// Opens (creating when needed) the database at Path.
   static llvm::Expected<std::unique_ptr<TuningDatabase>>
   open(llvm::StringRef Path);
+  /// Opens an existing database for queries only (the replay path of a
+  /// build machine): never creates the file or its tables; an error when it
+  /// does not exist, cannot be read or is not a tuning database.
+  static llvm::Expected<std::unique_ptr<TuningDatabase>>
+  openForReading(llvm::StringRef Path);
   ~TuningDatabase();
 
   /// Adds one evaluation, or replaces the earlier one of the same source,
