@@ -130,24 +130,37 @@ EvaluationRecord readRow(const Statement &S) {
 
 } // namespace
 
-Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
+namespace {
+
+/// sqlite3_open_v2 with the tool's error; Verb says what failed ("open",
+/// "read"). Readers and writers wait up to 30 s for another's transaction.
+Expected<sqlite3 *> connect(const std::string &P, int Flags, StringRef Verb) {
   sqlite3 *Db = nullptr;
+  if (sqlite3_open_v2(P.c_str(), &Db, Flags | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK) {
+    std::string Msg = Db ? sqlite3_errmsg(Db) : "out of memory";
+    sqlite3_close(Db);
+    return makeToolError(ExitCode::OutputError, "cannot " + Verb +
+                                                    " the tuning database " +
+                                                    P + ": " + Msg);
+  }
+  sqlite3_busy_timeout(Db, 30000);
+  return Db;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
   std::string P = Path.str();
   if (StringRef Dir = sys::path::parent_path(P); !Dir.empty())
     sys::fs::create_directories(Dir); // a failure shows in the open below
-  if (sqlite3_open_v2(P.c_str(), &Db,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                          SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
-    std::string Msg = Db ? sqlite3_errmsg(Db) : "out of memory";
-    sqlite3_close(Db);
-    return makeToolError(ExitCode::OutputError,
-                         "cannot open the tuning database " + P + ": " + Msg);
-  }
-  std::unique_ptr<TuningDatabase> T(new TuningDatabase(Db));
+  Expected<sqlite3 *> Db =
+      connect(P, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "open");
+  if (!Db)
+    return Db.takeError();
+  std::unique_ptr<TuningDatabase> T(new TuningDatabase(*Db));
   // Several searches may write at once: readers never block the writer in
-  // WAL mode, and a writer waits for another's transaction to end.
-  sqlite3_busy_timeout(Db, 30000);
+  // WAL mode.
   if (Error E = T->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"))
     return std::move(E);
   if (Error E = T->exec(Schema))
@@ -161,17 +174,10 @@ TuningDatabase::openForReading(StringRef Path) {
   if (!sys::fs::exists(P))
     return makeToolError(ExitCode::OutputError,
                          "the tuning database " + P + " does not exist");
-  sqlite3 *Db = nullptr;
-  if (sqlite3_open_v2(P.c_str(), &Db,
-                      SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
-    std::string Msg = Db ? sqlite3_errmsg(Db) : "out of memory";
-    sqlite3_close(Db);
-    return makeToolError(ExitCode::OutputError,
-                         "cannot read the tuning database " + P + ": " + Msg);
-  }
-  std::unique_ptr<TuningDatabase> T(new TuningDatabase(Db));
-  sqlite3_busy_timeout(Db, 30000);
+  Expected<sqlite3 *> Db = connect(P, SQLITE_OPEN_READONLY, "read");
+  if (!Db)
+    return Db.takeError();
+  std::unique_ptr<TuningDatabase> T(new TuningDatabase(*Db));
   // A file that is not a database, or one without our tables, fails here
   // rather than at the first query.
   if (Error E = T->exec("SELECT 1 FROM evaluations LIMIT 1;"))
