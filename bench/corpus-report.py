@@ -12,7 +12,9 @@ launch, so the floor is the sum of its kernels' floors):
                                ceilings measured in the same run
   verified                     the emitted file compiled and passed the
                                program's own check
-  evaluations, wall_s and the time split from the tool's report.
+  evaluations, wall_s and the time split from the tool's report
+  (tool_overhead_fraction: wall time outside the programs' runs and the
+  nvcc waits), and per_kernel: each kernel's times, floor and fraction.
 
 Usage: corpus-report.py --dir OUT --corpus bench/corpus.json
        --json R.json --md R.md --svg R.svg [--commit C]
@@ -88,13 +90,26 @@ def svg(rows):
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
-def kernel_times(rep):
-    """Per kernel: the median time per launch of the original and of the
-    written variant, from the confirmation runs (the report's metrics)."""
-    out = {}
-    for m in rep.get("metrics", []):
-        if m.get("metric") == "median time per launch (ms)":
-            out[m["kernel"]] = {"original": m.get("original"), "best": m.get("best")}
+def floor_ms(k, bw_gbps, peak_tflops):
+    return max(k["bytes"] / (bw_gbps * 1e9), k["flops"] / (peak_tflops * 1e12)) * 1e3
+
+def per_kernel(program, rep, bw_gbps, peak_tflops):
+    """Each kernel of a program: its median time per launch in the
+    original and in the written variant (the confirmation runs, from the
+    report's metrics; the variant's equals the original's when nothing was
+    written), its roofline floor and the fraction of it reached."""
+    times = {m["kernel"]: m for m in rep.get("metrics", [])
+             if m.get("metric") == "median time per launch (ms)"}
+    wrote = rep["decision"].startswith("Wrote")
+    out = []
+    for k in program["kernels"]:
+        m = times.get(k["kernel"], {})
+        original = m.get("original")
+        best = m.get("best") if wrote else original
+        floor = floor_ms(k, bw_gbps, peak_tflops)
+        out.append({"kernel": k["kernel"], "original_ms": original, "best_ms": best,
+                    "roofline_ms": floor,
+                    "roofline_fraction": floor / best if best else None})
     return out
 
 def main():
@@ -121,8 +136,7 @@ def main():
         wall = load(os.path.join(a.dir, name + ".wall.json"), {}).get("wall_s")
         verified_text = open(os.path.join(a.dir, name + ".verified")).read().strip() \
             if os.path.exists(os.path.join(a.dir, name + ".verified")) else "not run"
-        floor = sum(max(k["bytes"] / (bw_gbps * 1e9), k["flops"] / (peak_tflops * 1e12)) * 1e3
-                    for k in p["kernels"])
+        floor = sum(floor_ms(k, bw_gbps, peak_tflops) for k in p["kernels"])
         original = rep["original_ms"]
         best = rep["best_ms"] if rep.get("best_ms") and rep["decision"].startswith("Wrote") else original
         bso = bs.get("best_time") or bs.get("original_ms")
@@ -156,7 +170,7 @@ def main():
             "time_split_s": split,
             "tool_overhead_fraction": split["tool"] / split["wall"] if split["wall"] else None,
             "seconds_per_evaluation": split["wall"] / max(1, evals),
-            "kernel_times_ms": kernel_times(rep),
+            "per_kernel": per_kernel(p, rep, bw_gbps, peak_tflops),
         })
     overheads = [r["tool_overhead_fraction"] for r in rows if r["tool_overhead_fraction"] is not None]
     geo = lambda xs: math.exp(statistics.mean(math.log(x) for x in xs)) if xs else None
