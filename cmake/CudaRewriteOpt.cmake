@@ -79,6 +79,7 @@ function(cuda_rewrite_opt)
       COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" --replay ${replay}
               -o "${out}.new"
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${out}.new" "${out}"
+      COMMAND "${CMAKE_COMMAND}" -E rm -f "${out}.new"
       BYPRODUCTS "${out}"
       COMMENT "cuda-rewrite-opt: replaying the tuned ${src}"
       VERBATIM)
@@ -104,7 +105,7 @@ function(cuda_rewrite_opt)
     set_source_files_properties("${out}" PROPERTIES INCLUDE_DIRECTORIES "${dir}")
     list(APPEND tune_commands
          COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
-         COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" ${common} ${CRO_OPTIONS}
+         COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" --require-gpu ${common} ${CRO_OPTIONS}
                  -o "${CMAKE_CURRENT_BINARY_DIR}/cuda-rewrite-opt/${CRO_TARGET}/${name}.search${ext}")
   endforeach()
   set_property(TARGET ${CRO_TARGET} PROPERTY SOURCES ${sources})

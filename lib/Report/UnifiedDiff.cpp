@@ -118,7 +118,10 @@ std::string unifiedDiff(StringRef Before, StringRef After, StringRef Path,
       ++BI;
   }
 
-  std::string Out = ("--- a/" + Path + "\n+++ b/" + Path + "\n").str();
+  // git's a/ and b/ prefixes take a relative path: an absolute one would
+  // give "a//abs/path", which git apply rejects.
+  StringRef Shown = StringRef(Path).ltrim('/');
+  std::string Out = ("--- a/" + Shown + "\n+++ b/" + Shown + "\n").str();
   auto Line = [](StringRef L) {
     std::string S = L.str();
     if (S.empty() || S.back() != '\n')

@@ -13,6 +13,7 @@
 #include "cro/Build/Builder.h"
 #include "cro/Search/Strategies.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
 #include <cerrno>
@@ -39,6 +40,12 @@ public:
     if (Program.find('/') == std::string::npos)
       if (ErrorOr<std::string> P = sys::findProgramByName(Program))
         Program = *P;
+    // Said before forking: a child that cannot exec would only look like a
+    // policy that exited without a word.
+    if (!sys::fs::can_execute(Program))
+      return makeToolError(ExitCode::SearchFailed,
+                           "cannot run the external policy '" + Argv.front() +
+                               "': not found or not executable");
     int In[2], Out[2];
     if (pipe(In) || pipe(Out))
       return makeToolError(ExitCode::Internal,

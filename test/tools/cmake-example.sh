@@ -43,5 +43,16 @@ test -x "$work/b/vector_add" || { echo "FAIL: no executable after the replay"; e
 targets=$(cmake --build "$work/b" --target help) # (grep -q would cut make's pipe)
 grep -q "vector_add-tune" <<< "$targets" ||
   { echo "FAIL: no vector_add-tune target"; exit 1; }
+test ! -e "$tuned.new" || { echo "FAIL: the replay left $tuned.new behind"; exit 1; }
+# Without a GPU the tune target fails (exit 11 from --require-gpu): a
+# tuning job must not pass without tuning anything.
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  if cmake --build "$work/b" --target vector_add-tune > "$work/tune.log" 2>&1; then
+    echo "FAIL: vector_add-tune succeeded on a machine without a GPU"; cat "$work/tune.log"; exit 1
+  fi
+  grep -q "no NVIDIA GPU found on this machine, and --require-gpu" "$work/tune.log" ||
+    { echo "FAIL: vector_add-tune did not say why it failed"; cat "$work/tune.log"; exit 1; }
+  echo "tune target: fails without a GPU, and says why"
+fi
 echo "build 2: the replayed variant compiled; PASSED"
 done

@@ -98,8 +98,11 @@ cl::opt<bool> PrintInjectionLibrary(
              "--measure uses only a shipped one), and exit"),
     cl::cat(Category));
 cl::opt<unsigned> Runs("runs",
-                       cl::desc("With --measure: program runs per executable "
-                                "for timing, interleaved (default 5)"),
+                       cl::desc("With --measure, --search and the main "
+                                "command: program runs per executable for "
+                                "timing, interleaved (default 5; the search "
+                                "runs the original this many times and each "
+                                "variant once)"),
                        cl::init(5), cl::cat(Category));
 cl::opt<int> MaxLaunches(
     "max-launches",
@@ -116,7 +119,8 @@ cl::opt<bool> FlushL2("flush-l2",
                       cl::cat(Category));
 cl::opt<double> RunTimeout("timeout",
                            cl::desc("Seconds a program run may take before "
-                                    "its process group is killed"),
+                                    "its process group is killed (default "
+                                    "300)"),
                            cl::init(300), cl::cat(Category));
 cl::opt<double> RelTolOpt("rtol",
                           cl::desc("Relative tolerance for float outputs "
@@ -198,8 +202,9 @@ cl::opt<unsigned> Patience(
     cl::init(40), cl::cat(Category));
 cl::opt<std::string> DbPath(
     "db",
-    cl::desc("Tuning database (default ~/.cache/cuda-rewrite-opt/tuning.db; "
-             "\"none\" for no database)"),
+    cl::desc("Tuning database (default $XDG_CACHE_HOME, else ~/.cache, else "
+             "/tmp, then cuda-rewrite-opt/tuning.db; \"none\" for no "
+             "database)"),
     cl::value_desc("path"), cl::cat(Category));
 cl::opt<std::string> GpuName("gpu",
                              cl::desc("With --replay: the GPU to replay for "
@@ -208,8 +213,9 @@ cl::opt<std::string> GpuName("gpu",
                              cl::value_desc("name"), cl::cat(Category));
 cl::opt<std::string> SpaceFile(
     "space",
-    cl::desc("With --search: a JSON object of knob id -> list of values; "
-             "only those knobs are searched"),
+    cl::desc("With --search, --print-space and the main command: a JSON "
+             "object of knob id -> list of values or \"all\"; only those "
+             "knobs are searched"),
     cl::value_desc("space.json"), cl::cat(Category));
 cl::opt<std::string> RecordSpaceFile(
     "record-space",
@@ -223,7 +229,8 @@ cl::opt<bool> PrintSpace(
     cl::cat(Category));
 cl::opt<std::string> ReportFile(
     "report",
-    cl::desc("With -o (the main command): write a report of the run -- every "
+    cl::desc("With the main command (or --simulate): write a report of the "
+             "run -- every "
              "evaluated variant, the moves and why, metrics, plots -- as "
              ".json, .md or a self-contained .html"),
     cl::value_desc("file"), cl::cat(Category));
@@ -234,6 +241,12 @@ cl::opt<std::string> LogJson(
     cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                     cl::cat(Category));
+cl::opt<bool> RequireGpu(
+    "require-gpu",
+    cl::desc("With the main command: exit 11 when this machine has no GPU, "
+             "instead of replaying (for tuning jobs that must not pass "
+             "without tuning anything)"),
+    cl::cat(Category));
 
 void printVersion(raw_ostream &OS) {
   OS << "cuda-rewrite-opt " << CRO_VERSION << " (Clang 22 frontend)\n";
@@ -434,9 +447,10 @@ int run(int argc, char **argv) {
                 "--analyze\n";
       return static_cast<int>(ExitCode::Usage);
     }
-    if (!LogJson.empty()) {
-      errs() << "cuda-rewrite-opt: error: --log-json goes with the main "
-                "command (a simulation prints its result as JSON already)\n";
+    if (!LogJson.empty() || !OutputFile.empty()) {
+      errs() << "cuda-rewrite-opt: error: a simulation prints its result as "
+                "JSON on stdout: no -o or --log-json (redirect stdout, or "
+                "--report FILE)\n";
       return static_cast<int>(ExitCode::Usage);
     }
     return runSimulate(Simulate, Control, ReportFile,
@@ -559,6 +573,7 @@ int run(int argc, char **argv) {
     TR.LogJson = LogJson;
     TR.GpuName = GpuName;
     TR.Diff = Diff;
+    TR.RequireGpu = RequireGpu;
     TR.ToolVersion = std::string("cuda-rewrite-opt ") + CRO_VERSION;
     return runTuneCommand(TR, **Parsed, Model, Ctx, errs());
   }

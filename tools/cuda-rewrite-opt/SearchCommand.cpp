@@ -103,9 +103,12 @@ TuningReport simulationReport(RecordedSpace &RS, const SearchControl &Control,
   double Original =
       R.Trials.empty() || !R.Trials[0].Time ? 0 : *R.Trials[0].Time;
   Rep.OriginalMs = Original;
+  if (!R.Trials.empty())
+    Rep.OriginalSpreadMs = R.Trials[0].Spread;
   Rep.Evaluations = reportEvaluations(R, Space, Original);
   if (R.Best) {
     Rep.BestMs = R.Trials[*R.Best].Time;
+    Rep.BestSpreadMs = R.Trials[*R.Best].Spread;
     Rep.BestConfig = Space.key(R.Trials[*R.Best].P);
     Rep.BestSequence = rewritesByKernel(Space, R.Trials[*R.Best].P);
     Rep.Decision = formatv("Simulated against a recorded space: the best "
@@ -221,9 +224,11 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
       return reportAndGetExitCode(std::move(E), Err);
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
-  return StringRef(R.StopReason).starts_with("strategy failed")
-             ? static_cast<int>(ExitCode::SearchFailed)
-             : 0;
+  if (StringRef(R.StopReason).starts_with("strategy failed")) {
+    Err << "cuda-rewrite-opt: error: " << R.StopReason << "\n";
+    return static_cast<int>(ExitCode::SearchFailed);
+  }
+  return 0;
 }
 
 int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,

@@ -129,6 +129,12 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
       return reportAndGetExitCode(std::move(E), Err);
   }
   std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu && Req.RequireGpu)
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::NoGpu,
+                      "no NVIDIA GPU found on this machine, and "
+                      "--require-gpu: nothing was tuned or written"),
+        Err);
   if (!Gpu)
     return withoutGpu(Req, Model, Ctx, Err);
   auto Start = std::chrono::steady_clock::now();

@@ -7,11 +7,12 @@
 namespace cro {
 
 struct TuneRequest {
-  SearchRequest Search;   ///< how to search, build, run and verify; -o
-  std::string ReportFile; ///< --report: .json, .md or .html
-  std::string LogJson;    ///< --log-json: events, one JSON object a line
-  std::string GpuName;    ///< --gpu: for replaying without a GPU
-  bool Diff = false;      ///< --diff: print the chosen variant's diff
+  SearchRequest Search;    ///< how to search, build, run and verify; -o
+  std::string ReportFile;  ///< --report: .json, .md or .html
+  std::string LogJson;     ///< --log-json: events, one JSON object a line
+  std::string GpuName;     ///< --gpu: for replaying without a GPU
+  bool Diff = false;       ///< --diff: print the chosen variant's diff
+  bool RequireGpu = false; ///< --require-gpu: no GPU is an error (11)
   std::string ToolVersion;
 };
 
