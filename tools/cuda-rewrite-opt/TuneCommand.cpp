@@ -89,10 +89,12 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   std::string Names;
   for (const KernelInfo &K : Model.Kernels)
     Names += (Names.empty() ? "" : ", ") + K.Name;
-  Err << formatv("cuda-rewrite-opt: {0}: {1} kernel{2} ({3}); a search space "
-                 "of {4} points over {5} knobs\n",
-                 Ctx.FilePath, Model.Kernels.size(),
-                 Model.Kernels.size() == 1 ? "" : "s", Names, Points, Knobs);
+  // --quiet keeps only the outcome (and warnings): what was written.
+  if (!Req.Search.Quiet)
+    Err << formatv("cuda-rewrite-opt: {0}: {1} kernel{2} ({3}); a search "
+                   "space of {4} points over {5} knobs\n",
+                   Ctx.FilePath, Model.Kernels.size(),
+                   Model.Kernels.size() == 1 ? "" : "s", Names, Points, Knobs);
   ReplayRequest RR;
   RR.Measure = Req.Search.Measure;
   RR.DbPath = Req.Search.DbPath;
@@ -113,8 +115,10 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
     return 0;
   }
   // runReplay says which GPU's result it wrote, or that there was none.
-  Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine: nothing can "
-         "be measured; looking for a tuned result in the tuning database\n";
+  if (!Req.Search.Quiet)
+    Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine: nothing "
+           "can be measured; looking for a tuned result in the tuning "
+           "database\n";
   return runReplay(RR, Model, Ctx, Err);
 }
 
