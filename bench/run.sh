@@ -57,7 +57,8 @@ for line in "${programs[@]}"; do
   echo "== $name"
   # The tool, as a user runs it.
   t0=$(date +%s.%N)
-  $tool "$file" -o "$out/$name.opt.cu" --budget "$budget" --runs "$runs" --db "$out/tuning.db" \
+  started=$(date +%s)
+  $tool "$file" -o "$out/$name.opt.cu" --require-gpu --budget "$budget" --runs "$runs" --db "$out/tuning.db" \
     --report "$out/$name.report.json" --quiet "${runargs[@]}" \
     2> "$out/$name.log" || { status=1; echo "  main command failed: $(tail -1 "$out/$name.log")"; }
   t1=$(date +%s.%N)
@@ -89,6 +90,6 @@ json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}
   fi
   rm -f "$out/$name.opt"
   touch "$out/$name.done"
-  echo "  $(tail -1 "$out/$name.log")  [$(date +%s) s]"
+  echo "  $(tail -1 "$out/$name.log")  [$(( $(date +%s) - started )) s]"
 done
 exit $status
