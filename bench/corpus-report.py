@@ -140,6 +140,13 @@ def main():
         original = rep["original_ms"]
         best = rep["best_ms"] if rep.get("best_ms") and rep["decision"].startswith("Wrote") else original
         bso = bs.get("best_time") or bs.get("original_ms")
+        space = load(os.path.join(a.dir, name + ".blocksize-space.json"), None)
+        bso_note = ""
+        if space == {}:
+            # No block-size knob (cg's kernels share one grid variable, so
+            # the transform refuses each launch): the launch parameters
+            # alone change nothing, and the baseline is the original.
+            bso, bso_note = original, "no block-size knob: the baseline is the original"
         secs = rep["seconds"]
         evals = len(rep["evaluations"])
         # The wall time split: programs running on the GPU (the search's
@@ -156,6 +163,7 @@ def main():
         rows.append({
             "name": name, "file": p["file"], "kernels_in_program": [k["kernel"] for k in p["kernels"]],
             "original_ms": original, "best_ms": best, "blocksize_only_ms": bso,
+            "blocksize_only_note": bso_note,
             "roofline_ms": floor, "verified": verified_text == "passed",
             "check": verified_text, "evaluations": evals, "wall_s": wall,
             "speedup": original / best if best else None,
