@@ -1,9 +1,9 @@
 #include "cro/Search/GpuEvaluator.h"
 #include "cro/Rewrite/Engine.h"
+#include "cro/Support/Clock.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <chrono>
 
 using namespace llvm;
 
@@ -42,11 +42,9 @@ GpuEvaluator::~GpuEvaluator() {
 
 Error GpuEvaluator::measureOriginal() {
   std::string Text = Ctx.Source.str() + Opts.Harness;
-  auto Wait0 = std::chrono::steady_clock::now();
+  auto Wait0 = Clock::now();
   Expected<std::vector<BuildResult>> B = Build.build({{Text, {}}});
-  CompileWaitSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Wait0)
-          .count();
+  CompileWaitSeconds += secondsSince(Wait0);
   if (!B)
     return B.takeError();
   if (!(*B)[0].Ok)
@@ -54,7 +52,7 @@ Error GpuEvaluator::measureOriginal() {
                          "the original does not compile with the build "
                          "command:\n" +
                              (*B)[0].Log);
-  auto T0 = std::chrono::steady_clock::now();
+  auto T0 = Clock::now();
   // Several runs of the original: the baseline's time is their median, and
   // the first run's captures are what every variant is compared with.
   std::vector<double> Medians;
@@ -75,9 +73,7 @@ Error GpuEvaluator::measureOriginal() {
     if (I == 0)
       Original = std::move(R);
   }
-  MeasureSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
-          .count();
+  MeasureSeconds += secondsSince(T0);
   std::sort(Medians.begin(), Medians.end());
   OriginalTrial = Trial();
   OriginalTrial.P = Space.defaultPoint();
@@ -169,12 +165,10 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
     T.Reason = "nvcc: " + StringRef(B.Log).take_front(2000).str();
     return T;
   }
-  auto T0 = std::chrono::steady_clock::now();
+  auto T0 = Clock::now();
   ProgramRun R = runProgram(B.Executable, Opts.Eval,
                             "variant." + std::to_string(Counter++), true);
-  MeasureSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
-          .count();
+  MeasureSeconds += secondsSince(T0);
   if (!R.Ok) {
     T.Verdict = "run-failed";
     T.Reason = R.Problem;
@@ -218,11 +212,9 @@ std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
     prepare(Batch);
   std::unique_ptr<Prepared> P = std::move(Queue.front());
   Queue.pop_front();
-  auto Wait0 = std::chrono::steady_clock::now();
+  auto Wait0 = Clock::now();
   Expected<std::vector<BuildResult>> Built = P->Built.get();
-  CompileWaitSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Wait0)
-          .count();
+  CompileWaitSeconds += secondsSince(Wait0);
   std::string BuildProblem;
   if (!Built)
     BuildProblem = toString(Built.takeError());

@@ -1,5 +1,5 @@
 #include "cro/Search/SearchLoop.h"
-#include <chrono>
+#include "cro/Support/Clock.h"
 #include <cmath>
 #include <limits>
 
@@ -8,12 +8,6 @@ using namespace llvm;
 namespace cro {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point T) {
-  return std::chrono::duration<double>(Clock::now() - T).count();
-}
 
 class Loop {
 public:

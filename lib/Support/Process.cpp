@@ -1,4 +1,5 @@
 #include "cro/Support/Process.h"
+#include "cro/Support/Clock.h"
 #include "llvm/Support/Signals.h"
 #include <atomic>
 #include <cerrno>
@@ -128,7 +129,7 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
   posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&Attr, 0); // a new group, led by the child
 
-  auto Start = std::chrono::steady_clock::now();
+  auto Start = Clock::now();
   pid_t Pid;
   int RC =
       posix_spawnp(&Pid, CArgv[0], &Actions, &Attr, CArgv.data(), CEnv.data());
@@ -142,11 +143,7 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
   int Slot = trackGroup(Pid);
 
   int Status = 0;
-  auto Elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         Start)
-        .count();
-  };
+  auto Elapsed = [&] { return secondsSince(Start); };
   std::chrono::milliseconds Poll(1);
   while (true) {
     pid_t W = waitpid(Pid, &Status, WNOHANG);

@@ -25,9 +25,7 @@ Progress::Mode Progress::chooseMode(bool Quiet) {
 void Progress::event(json::Object E) {
   if (!JsonLog)
     return;
-  E["t"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
+  E["t"] = secondsSince(Start);
   *JsonLog << formatv("{0}", json::Value(std::move(E))) << "\n";
   JsonLog->flush();
 }

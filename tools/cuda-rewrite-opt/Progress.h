@@ -11,8 +11,8 @@
 #define CRO_TOOLS_PROGRESS_H
 
 #include "cro/Search/SearchLoop.h"
+#include "cro/Support/Clock.h"
 #include "llvm/Support/raw_ostream.h"
-#include <chrono>
 #include <memory>
 
 namespace cro {
@@ -25,8 +25,7 @@ public:
 
   Progress(Mode M, llvm::raw_ostream &Err,
            std::unique_ptr<llvm::raw_fd_ostream> JsonLog)
-      : M(M), Err(Err), JsonLog(std::move(JsonLog)),
-        Start(std::chrono::steady_clock::now()) {}
+      : M(M), Err(Err), JsonLog(std::move(JsonLog)), Start(Clock::now()) {}
 
   void start(llvm::StringRef File, llvm::StringRef Gpu, double OriginalMs,
              uint64_t SpaceSize, llvm::StringRef Strategy, unsigned Budget);
@@ -40,7 +39,7 @@ private:
   Mode M;
   llvm::raw_ostream &Err;
   std::unique_ptr<llvm::raw_fd_ostream> JsonLog;
-  std::chrono::steady_clock::time_point Start;
+  Clock::time_point Start;
   double OriginalMs = 0;
   unsigned Budget = 0;
   bool LineOpen = false;

@@ -8,10 +8,10 @@
 #include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
+#include "cro/Support/Clock.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <chrono>
 #include <ctime>
 
 using namespace llvm;
@@ -141,11 +141,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
         Err);
   if (!Gpu)
     return withoutGpu(Req, Model, Ctx, Err);
-  auto Start = std::chrono::steady_clock::now();
-  auto SecondsSince = [](std::chrono::steady_clock::time_point T) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - T)
-        .count();
-  };
+  auto Start = Clock::now();
 
   std::unique_ptr<raw_fd_ostream> JsonLog;
   if (!Req.LogJson.empty()) {
@@ -214,9 +210,9 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                   *Original.Time / *Best->Time, Runs)
               .str());
     std::string OriginalExe, VariantExe;
-    auto ConfirmStart = std::chrono::steady_clock::now();
+    auto ConfirmStart = Clock::now();
     Evaluation C = (*S)->confirm(Best->P, Runs, &OriginalExe, &VariantExe);
-    Rep.ConfirmSeconds = SecondsSince(ConfirmStart);
+    Rep.ConfirmSeconds = secondsSince(ConfirmStart);
     std::vector<double> O = runTotalsMs(C.Original), V = runTotalsMs(C.Variant);
     Rep.ConfirmRuns = Runs;
     if (!C.Verified) {
@@ -294,7 +290,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                        Wrote ? Rep.OriginalMs / *Rep.BestMs : 1.0);
   if (Req.Diff)
     outs() << unifiedDiff(Ctx.Source, Text, Ctx.FilePath);
-  Rep.WallSeconds = SecondsSince(Start);
+  Rep.WallSeconds = secondsSince(Start);
   if (!Req.ReportFile.empty()) {
     if (Error E = writeReport(Rep, Req.ReportFile))
       return reportAndGetExitCode(std::move(E), Err);
