@@ -216,18 +216,10 @@ Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
   std::string Err;
   std::unique_ptr<clang::tooling::CompilationDatabase> DB =
       clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir, Err);
-  if (!DB) {
-    // Clang explains in one line per database kind it tried; the tool's
-    // errors are one line.
-    SmallVector<StringRef> Lines;
-    StringRef(Err).split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    std::string Why;
-    for (StringRef L : Lines)
-      Why += (Why.empty() ? "" : "; ") + L.trim().str();
+  if (!DB) // Clang explains in one line per database kind it tried
     return makeToolError(ExitCode::BadBuildConfig,
                          "cannot load compile_commands.json from '" + BuildDir +
-                             "': " + Why);
-  }
+                             "': " + oneLineMessage(Err));
   std::vector<clang::tooling::CompileCommand> Cmds =
       DB->getCompileCommands(File);
   if (Cmds.empty())

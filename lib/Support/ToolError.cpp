@@ -1,4 +1,5 @@
 #include "cro/Support/ToolError.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -19,6 +20,19 @@ int reportAndGetExitCode(Error E, raw_ostream &OS) {
         OS << "cuda-rewrite-opt: internal error: " << EI.message() << "\n";
       });
   return Code;
+}
+
+std::string oneLineMessage(StringRef Text,
+                           function_ref<StringRef(StringRef)> Each) {
+  SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string Out;
+  for (StringRef L : Lines) {
+    L = Each(L.trim());
+    if (!L.empty())
+      Out += (Out.empty() ? "" : "; ") + L.str();
+  }
+  return Out;
 }
 
 } // namespace cro

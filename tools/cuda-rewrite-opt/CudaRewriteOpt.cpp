@@ -401,18 +401,12 @@ int run(int argc, char **argv) {
     // LLVM's parser says it in several lines ("Unknown command line
     // argument ...  Try: ...", "Did you mean ...?"); the tool's errors are
     // one line starting "cuda-rewrite-opt: error:".
-    SmallVector<StringRef> Lines;
-    StringRef(ParseErrors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    std::string Message;
-    for (StringRef L : Lines) {
-      L = L.trim();
+    std::string Message = oneLineMessage(ParseErrors, [](StringRef L) {
       if (size_t Colon = L.find(": ");
           Colon != StringRef::npos && !L.take_front(Colon).contains(' '))
         L = L.drop_front(Colon + 2); // the program name LLVM prefixes
-      L = L.split("  Try: ").first.trim().rtrim('.');
-      if (!L.empty())
-        Message += (Message.empty() ? "" : "; ") + L.str();
-    }
+      return L.split("  Try: ").first.trim().rtrim('.');
+    });
     // (An option's bad value is printed by LLVM itself, on the line above.)
     errs() << "cuda-rewrite-opt: error: "
            << (Message.empty() ? "bad command line" : Message)

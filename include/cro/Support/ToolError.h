@@ -8,6 +8,7 @@
 #ifndef CRO_SUPPORT_TOOLERROR_H
 #define CRO_SUPPORT_TOOLERROR_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -55,6 +56,13 @@ inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
 /// Prints "cuda-rewrite-opt: error: <message>" for E and returns its exit
 /// code (Internal for errors that are not ToolErrors).
 int reportAndGetExitCode(llvm::Error E, llvm::raw_ostream &OS);
+
+/// A library's several-line explanation as one line of a tool message: the
+/// non-empty lines, trimmed and passed through Each, joined with "; ".
+std::string oneLineMessage(
+    llvm::StringRef Text,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> Each =
+        [](llvm::StringRef L) { return L; });
 
 } // namespace cro
 
