@@ -7,8 +7,6 @@
 # search with one run of the original. The difference between the lines is
 # what each stage costs; bench/run.sh's budget per device call follows.
 #
-# (Fields are passed with "|": an empty run string between tabs would
-# collapse, since tab is whitespace to read.)
 # Usage: [ONLY=saxpy,cg] bash bench/evaluation-cost.sh > cost.txt
 set -uo pipefail
 tool=${TOOL:-build/bin/cuda-rewrite-opt}
@@ -19,15 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "temporary directory $work on: $(df -T "$work" | tail -1 | awk '{print $2}')"
 
-mapfile -t programs < <(python3 - "${ONLY:-}" <<'PY'
-import json, sys
-only = [x for x in sys.argv[1].split(",") if x]
-for p in json.load(open("bench/corpus.json"))["programs"]:
-    if not only or p["name"] in only:
-        ks = ",".join(k["kernel"] for k in p["kernels"])
-        print(p["name"], p["file"], p.get("run", ""), ks, sep="|")
-PY
-)
+mapfile -t programs < <(python3 bench/corpus-programs.py "${ONLY:-}")
 # Build every program first, in parallel, so the timings below are runs only.
 for line in "${programs[@]}"; do
   IFS="|" read -r name file run kernels <<< "$line"

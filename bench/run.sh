@@ -36,18 +36,11 @@ call=$(date -u +%H%M%S)
 } > "$out/machine-$call.txt"
 bash bench/ceilings.sh "$out/ceilings-$call.json" || echo "ceilings failed" >&2
 
-mapfile -t programs < <(python3 - "${ONLY:-}" <<'PY'
-import json, sys
-only = [x for x in sys.argv[1].split(",") if x]
-for p in json.load(open("bench/corpus.json"))["programs"]:
-    if not only or p["name"] in only:
-        print(p["name"], p["file"], p.get("run", ""), sep="\t")
-PY
-)
+mapfile -t programs < <(python3 bench/corpus-programs.py "${ONLY:-}")
 status=0
 slot=${SLOT:-120}
 for line in "${programs[@]}"; do
-  IFS=$'\t' read -r name file run <<< "$line"
+  IFS="|" read -r name file run _kernels <<< "$line"
   if [ -n "${STOP_BY:-}" ] && [ $(( $(date +%s) + slot )) -gt "$STOP_BY" ]; then
     echo "== $name: not started (STOP_BY)"; echo "$name" >> "$out/not-started-$call.txt"
     continue
