@@ -35,9 +35,10 @@ public:
     if (R.StopReason.empty())
       R.StopReason = stopReason();
     if (R.StopReason.empty())
-      R.StopReason = Strategy.failure().empty()
-                         ? "space exhausted"
-                         : "strategy failed: " + Strategy.failure();
+      R.StopReason =
+          Strategy.failure().empty()
+              ? "space exhausted"
+              : SearchResult::StrategyFailed.str() + Strategy.failure();
     auto T = Clock::now();
     Strategy.finish();
     R.StrategySeconds += secondsSince(T);

@@ -157,7 +157,8 @@ SearchResult GpuSearch::run(const TrialCallback &OnTrial) {
       makeStrategy(Req->Control.Strategy, SCtx);
   if (!Strategy) {
     SearchResult R;
-    R.StopReason = "strategy failed: " + toString(Strategy.takeError());
+    R.StopReason =
+        SearchResult::StrategyFailed.str() + toString(Strategy.takeError());
     return R;
   }
   SearchResult R = runSearch(*Space, **Strategy, *Eval, Opts, OnTrial);

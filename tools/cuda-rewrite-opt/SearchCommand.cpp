@@ -78,6 +78,15 @@ std::optional<size_t> evaluationsToReach(const std::vector<double> &Trace,
   return std::nullopt;
 }
 
+/// --search and --simulate print their result either way; a search whose
+/// strategy broke is also an error (13), said on stderr.
+int exitCodeOf(const SearchResult &R, raw_ostream &Err) {
+  if (!R.strategyFailed())
+    return 0;
+  Err << "cuda-rewrite-opt: error: " << R.StopReason << "\n";
+  return static_cast<int>(ExitCode::SearchFailed);
+}
+
 json::Value movesJSON(const SearchResult &R, const SearchSpace &Space) {
   json::Array A;
   for (const Trial &T : R.Trials)
@@ -224,11 +233,7 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
       return reportAndGetExitCode(std::move(E), Err);
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
-  if (StringRef(R.StopReason).starts_with("strategy failed")) {
-    Err << "cuda-rewrite-opt: error: " << R.StopReason << "\n";
-    return static_cast<int>(ExitCode::SearchFailed);
-  }
-  return 0;
+  return exitCodeOf(R, Err);
 }
 
 int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
@@ -310,11 +315,7 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
       return reportAndGetExitCode(std::move(E), Err);
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
-  if (StringRef(R.StopReason).starts_with("strategy failed")) {
-    Err << "cuda-rewrite-opt: error: " << R.StopReason << "\n";
-    return static_cast<int>(ExitCode::SearchFailed);
-  }
-  return 0;
+  return exitCodeOf(R, Err);
 }
 
 namespace {

@@ -170,7 +170,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
       [&](const Trial &T, const SearchResult &SoFar) { P.trial(T, SoFar); });
   if (!(*S)->evaluator().databaseProblem().empty())
     P.say("warning: tuning database: " + (*S)->evaluator().databaseProblem());
-  if (StringRef(R.StopReason).starts_with("strategy failed")) {
+  if (R.strategyFailed()) {
     P.say("error: " + R.StopReason + "; the output was not written");
     return static_cast<int>(ExitCode::SearchFailed);
   }

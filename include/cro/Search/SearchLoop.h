@@ -16,6 +16,7 @@
 #define CRO_SEARCH_SEARCHLOOP_H
 
 #include "cro/Search/Strategy.h"
+#include "llvm/ADT/StringRef.h"
 #include <functional>
 
 namespace cro {
@@ -56,8 +57,15 @@ struct SearchResult {
   double TotalSeconds = 0;
   unsigned Resumed = 0; ///< evaluations taken from the database
   /// "budget", "time limit", "converged", "space exhausted", or why the
-  /// strategy failed.
+  /// strategy failed (StrategyFailed, then the reason).
   std::string StopReason;
+  static constexpr llvm::StringLiteral StrategyFailed = "strategy failed: ";
+
+  /// The search ended because its strategy broke (an external policy died
+  /// or babbled): a failed command, whatever it measured before.
+  bool strategyFailed() const {
+    return llvm::StringRef(StopReason).starts_with(StrategyFailed);
+  }
 };
 
 using TrialCallback =
