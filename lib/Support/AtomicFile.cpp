@@ -36,4 +36,12 @@ Error writeFileAtomically(StringRef Path, StringRef Contents) {
   return Error::success();
 }
 
+Error writeOutput(StringRef Path, StringRef Contents) {
+  if (Path.empty() || Path == "-") {
+    outs() << Contents;
+    return Error::success();
+  }
+  return writeFileAtomically(Path, Contents);
+}
+
 } // namespace cro

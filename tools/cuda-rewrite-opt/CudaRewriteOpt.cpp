@@ -635,11 +635,7 @@ int run(int argc, char **argv) {
 
   if (Analyze) {
     std::string JSON = formatv("{0:2}", toJSON(Model)).str() + "\n";
-    if (OutputFile.empty() || OutputFile == "-") {
-      outs() << JSON;
-      return 0;
-    }
-    if (Error E = writeFileAtomically(OutputFile, JSON))
+    if (Error E = writeOutput(OutputFile, JSON))
       return reportAndGetExitCode(std::move(E), errs());
     return 0;
   }

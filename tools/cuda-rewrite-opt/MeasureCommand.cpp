@@ -205,9 +205,7 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
       Rejection.empty() ? json::Value(nullptr) : json::Value(Rejection);
   std::string Text =
       formatv("{0:2}", json::Value(std::move(Report))).str() + "\n";
-  if (Req.ReportFile.empty() || Req.ReportFile == "-")
-    outs() << Text;
-  else if (Error Err2 = writeFileAtomically(Req.ReportFile, Text))
+  if (Error Err2 = writeOutput(Req.ReportFile, Text))
     return reportAndGetExitCode(std::move(Err2), Err);
   if (!Verified) {
     Err << "cuda-rewrite-opt: the variant was rejected: " << Rejection << "\n";

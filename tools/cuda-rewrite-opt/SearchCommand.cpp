@@ -465,11 +465,8 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
                      Best.Config == "{}" ? "the original itself" : Best.Config)
                  .str();
   }
-  if (Req.OutputFile.empty() || Req.OutputFile == "-") {
-    outs() << Text;
-  } else if (Error E = writeFileAtomically(Req.OutputFile, Text)) {
+  if (Error E = writeOutput(Req.OutputFile, Text))
     return reportAndGetExitCode(std::move(E), Err);
-  }
   Err << "cuda-rewrite-opt: " << Note << "\n";
   return 0;
 }

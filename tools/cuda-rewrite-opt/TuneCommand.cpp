@@ -27,14 +27,6 @@ std::string today() {
   return Buf;
 }
 
-Error writeOutput(StringRef Path, StringRef Text) {
-  if (Path.empty() || Path == "-") {
-    outs() << Text;
-    return Error::success();
-  }
-  return writeFileAtomically(Path, Text);
-}
-
 /// --profile: Nsight Compute's metrics of the first launch of each kernel,
 /// original and winner side by side. A profiler that cannot run (no ncu,
 /// no permission to read the counters) is a warning, not a failure.

@@ -13,6 +13,9 @@ namespace cro {
 /// untouched and the temporary is removed. Errors are ToolErrors (OutputError).
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 
+/// The tool's -o: stdout when Path is empty or "-", else writeFileAtomically.
+llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Contents);
+
 } // namespace cro
 
 #endif
