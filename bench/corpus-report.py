@@ -93,6 +93,10 @@ def svg(rows):
 def floor_ms(k, bw_gbps, peak_tflops):
     return max(k["bytes"] / (bw_gbps * 1e9), k["flops"] / (peak_tflops * 1e12)) * 1e3
 
+def wrote_variant(rep):
+    """The main command wrote a variant (else the output is the original)."""
+    return rep["decision"].startswith("Wrote")
+
 def per_kernel(program, rep, bw_gbps, peak_tflops):
     """Each kernel of a program: its median time per launch in the
     original and in the written variant (the confirmation runs, from the
@@ -100,7 +104,7 @@ def per_kernel(program, rep, bw_gbps, peak_tflops):
     written), its roofline floor and the fraction of it reached."""
     times = {m["kernel"]: m for m in rep.get("metrics", [])
              if m.get("metric") == "median time per launch (ms)"}
-    wrote = rep["decision"].startswith("Wrote")
+    wrote = wrote_variant(rep)
     out = []
     for k in program["kernels"]:
         m = times.get(k["kernel"], {})
@@ -138,7 +142,7 @@ def main():
             if os.path.exists(os.path.join(a.dir, name + ".verified")) else "not run"
         floor = sum(floor_ms(k, bw_gbps, peak_tflops) for k in p["kernels"])
         original = rep["original_ms"]
-        best = rep["best_ms"] if rep.get("best_ms") and rep["decision"].startswith("Wrote") else original
+        best = rep["best_ms"] if rep.get("best_ms") and wrote_variant(rep) else original
         bso = bs.get("best_time") or bs.get("original_ms")
         space = load(os.path.join(a.dir, name + ".blocksize-space.json"), None)
         bso_note = ""
