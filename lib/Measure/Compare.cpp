@@ -52,10 +52,15 @@ CompareResult compareFloats(const char *Ref, const char *Got, size_t N,
       MaxRef = std::max(MaxRef, std::fabs(V));
   }
   double Floor = Tol.AbsFloorScale * MaxRef;
+  // The common case -- both finite, within the tolerance -- is one test per
+  // element with no division (the largest error is divided by max|ref|
+  // once, at the end): this loop runs over gigabytes of captures per
+  // evaluation and was most of the tool's own time in the corpus benchmark.
+  double MaxErr = 0;
   for (size_t I = 0; I < N; ++I) {
     double A = At(Ref, I), B = At(Got, I);
     std::string Why;
-    if (std::isnan(A) || std::isnan(B) || std::isinf(A) || std::isinf(B)) {
+    if (!std::isfinite(A) || !std::isfinite(B)) {
       bool Same = (std::isnan(A) && std::isnan(B)) || A == B;
       if (!Same)
         Why = std::isnan(B) && !std::isnan(A)
@@ -63,8 +68,7 @@ CompareResult compareFloats(const char *Ref, const char *Got, size_t N,
                   : "non-finite value differs";
     } else {
       double Err = std::fabs(B - A);
-      if (MaxRef > 0)
-        R.MaxRelError = std::max(R.MaxRelError, Err / MaxRef);
+      MaxErr = std::max(MaxErr, Err);
       if (Err > Tol.RelTol * std::fabs(A) + Floor)
         Why = "outside the tolerance";
     }
@@ -79,6 +83,8 @@ CompareResult compareFloats(const char *Ref, const char *Got, size_t N,
       }
     }
   }
+  if (MaxRef > 0)
+    R.MaxRelError = MaxErr / MaxRef;
   R.Equal = R.Mismatches == 0;
   return R;
 }

@@ -1,6 +1,7 @@
 #include "cro/Measure/Evaluate.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <set>
@@ -21,6 +22,7 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
     sys::path::append(Dir, (Tag + "." + Twine(S)).str());
     sys::fs::remove_directories(Dir);
     sys::fs::create_directories(Dir);
+    P.RunDirs.push_back(Dir.str().str());
     RunOptions R = Opts.Run;
     R.Args = Sets[S];
     R.WorkDir = Dir.str().str();
@@ -73,6 +75,11 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
   return P;
 }
 
+void removeRunDirectories(const ProgramRun &R) {
+  for (const std::string &D : R.RunDirs)
+    sys::fs::remove_directories(D);
+}
+
 namespace {
 
 /// The element type of an allocation, from the parameters pointing into it.
@@ -100,17 +107,29 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     return "the variant made " + std::to_string(Variant.Captures.size()) +
            " captures of target launches, the original " +
            std::to_string(Original.Captures.size());
+  auto WhereOf = [](const CaptureRecord &A) {
+    return A.Kernel + " launch " + std::to_string(A.Launch & 0xfffff) +
+           ", allocation " + std::to_string(A.Allocation);
+  };
   for (size_t I = 0; I < Original.Captures.size(); ++I) {
     const CaptureRecord &A = Original.Captures[I], &B = Variant.Captures[I];
-    std::string Where = A.Kernel + " launch " +
-                        std::to_string(A.Launch & 0xfffff) + ", allocation " +
-                        std::to_string(A.Allocation);
     if (A.Kernel != B.Kernel || A.Launch != B.Launch ||
         A.Allocation != B.Allocation)
-      return "the variant's launches differ from the original's at " + Where;
+      return "the variant's launches differ from the original's at " +
+             WhereOf(A);
+  }
+  // The captures are compared on every core at once: a program can capture
+  // gigabytes per run (8 launches x every buffer), and this comparison is
+  // the tool's own time between two GPU runs. The first difference in
+  // capture order is the one reported, as with one thread.
+  std::vector<std::string> Problems(Original.Captures.size());
+  parallelFor(0, Original.Captures.size(), [&](size_t I) {
+    const CaptureRecord &A = Original.Captures[I], &B = Variant.Captures[I];
     auto RA = MemoryBuffer::getFile(A.File), RB = MemoryBuffer::getFile(B.File);
-    if (!RA || !RB)
-      return "a capture of " + Where + " could not be read";
+    if (!RA || !RB) {
+      Problems[I] = "a capture of " + WhereOf(A) + " could not be read";
+      return;
+    }
     ElementKind Kind = kindOf(A, Model);
     Tolerance Tol = Tolerance::defaultFor(Kind);
     if (Opts.RelTol && Kind != ElementKind::Exact)
@@ -118,10 +137,14 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     CompareResult C =
         compareBuffers((*RA)->getBuffer(), (*RB)->getBuffer(), Kind, Tol);
     if (!C.Equal)
-      return "output differs from the original's (" + Where + ", " +
-             std::to_string(C.Mismatches) + " of " +
-             std::to_string(C.Elements) + " elements; first: " + C.Reason + ")";
-  }
+      Problems[I] = "output differs from the original's (" + WhereOf(A) + ", " +
+                    std::to_string(C.Mismatches) + " of " +
+                    std::to_string(C.Elements) +
+                    " elements; first: " + C.Reason + ")";
+  });
+  for (const std::string &P : Problems)
+    if (!P.empty())
+      return P;
   if (!Opts.CheckCommand.empty()) {
     ProcessOptions P;
     P.TimeoutSeconds = Opts.Run.TimeoutSeconds;

@@ -170,14 +170,17 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
                             "variant." + std::to_string(Counter++), true);
   MeasureSeconds += secondsSince(T0);
   if (!R.Ok) {
+    removeRunDirectories(R);
     T.Verdict = "run-failed";
     T.Reason = R.Problem;
     return T;
   }
   std::string Why = verify(Original, R, Ctx.Model, Opts.Eval);
-  // The captures were only needed for this comparison (they can be large).
-  if (!R.CaptureDir.empty())
-    sys::fs::remove_directories(R.CaptureDir);
+  // The captures were only needed for this comparison: a program can
+  // capture a gigabyte a run, and a search of 40 runs kept them all on the
+  // disk until the end (corpus run 1) -- the disk's room, and seconds to
+  // delete them at exit.
+  removeRunDirectories(R);
   if (!Why.empty()) {
     T.Verdict = "rejected";
     T.Reason = Why;

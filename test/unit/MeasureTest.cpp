@@ -1,8 +1,12 @@
 // Output comparison, statistics, and the injection library's record format.
 #include "cro/Measure/Compare.h"
+#include "cro/Measure/Evaluate.h"
 #include "cro/Measure/Profiler.h"
 #include "cro/Measure/Runner.h"
 #include "cro/Measure/Statistics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <cmath>
 #include <cstring>
@@ -81,6 +85,79 @@ TEST(Compare, IdenticalBuffersTakeTheFastPathWithTheSameVerdict) {
   B[2] = 0.0f;
   EXPECT_TRUE(cmpF(A, B).Equal);
   EXPECT_TRUE(compareBuffers("", "", ElementKind::Exact, {0, 0}).Equal);
+}
+
+TEST(Verify, ComparesEveryCaptureAndReportsTheFirstDifferenceInOrder) {
+  // The captures are compared in parallel; the verdict and the reason must
+  // be those of comparing them one after the other.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-verify", Dir));
+  auto Write = [&](const std::string &Name, const std::vector<float> &V) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << bytes(V);
+    return P.str().str();
+  };
+  KernelModel Model;
+  KernelInfo K;
+  K.Name = "k";
+  ParamInfo Out;
+  Out.IsPointer = true;
+  Out.PointeeType = "float";
+  K.Params.push_back(Out);
+  Model.Kernels.push_back(K);
+  std::vector<float> Data(100000, 1.5f), Off = Data;
+  Off[77] = 2.0f;
+  ProgramRun Original, Good, Bad;
+  Original.Ok = Good.Ok = Bad.Ok = true;
+  for (int L = 0; L < 24; ++L) {
+    CaptureRecord C{"k", L, 0, {0}, Data.size() * 4, ""};
+    C.File = Write("o" + std::to_string(L), Data);
+    Original.Captures.push_back(C);
+    C.File = Write("g" + std::to_string(L), Data);
+    Good.Captures.push_back(C);
+    // Launches 9 and 17 differ: 9 is the one to report.
+    C.File = Write("b" + std::to_string(L), L == 9 || L == 17 ? Off : Data);
+    Bad.Captures.push_back(C);
+  }
+  EvaluateOptions Opts;
+  EXPECT_EQ(verify(Original, Good, Model, Opts), "");
+  std::string Why = verify(Original, Bad, Model, Opts);
+  EXPECT_NE(Why.find("k launch 9, allocation 0"), std::string::npos) << Why;
+  EXPECT_NE(Why.find("1 of 100000 elements; first: element 77"),
+            std::string::npos)
+      << Why;
+  // A launch missing from the variant is a difference in the launches.
+  Bad.Captures[3].Launch = 40;
+  EXPECT_NE(verify(Original, Bad, Model, Opts).find("launches differ"),
+            std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(Verify, ARunKeepsItsDirectoriesSoTheSearchCanDeleteThem) {
+  // Every run of a program gets a working directory (its captures go
+  // there); the run says which, so the search can delete them once compared.
+  llvm::SmallString<128> Dir, Lib;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-rundirs", Dir));
+  Lib = Dir;
+  llvm::sys::path::append(Lib, "libfake.so");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Lib, EC);
+  }
+  EvaluateOptions Opts;
+  Opts.WorkDir = Dir.str().str();
+  Opts.Run.InjectionLibrary = Lib.str().str();
+  ProgramRun R = runProgram("/bin/true", Opts, "variant.0", true);
+  // /bin/true does not load the measurement library: a problem, not a crash.
+  EXPECT_FALSE(R.Ok);
+  ASSERT_EQ(R.RunDirs.size(), 1u);
+  EXPECT_TRUE(llvm::sys::fs::is_directory(R.RunDirs[0]));
+  removeRunDirectories(R);
+  EXPECT_FALSE(llvm::sys::fs::exists(R.RunDirs[0]));
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(Statistics, MedianSpreadAndNoise) {

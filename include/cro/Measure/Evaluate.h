@@ -60,9 +60,14 @@ struct ProgramRun {
   std::string Problem; ///< why not Ok
   std::map<std::string, KernelTiming> Timings;
   std::vector<CaptureRecord> Captures;
-  std::string CaptureDir;
+  /// One per argument set: the program's working directory, which holds
+  /// its captures (up to gigabytes a run).
+  std::vector<std::string> RunDirs;
   std::string Output;
 };
+
+/// Deletes a run's directories, captures included, once they are compared.
+void removeRunDirectories(const ProgramRun &R);
 
 struct Evaluation {
   ProgramRun Original, Variant;
