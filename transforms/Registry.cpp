@@ -9,6 +9,7 @@
 #include "Coarsen.h"
 #include "LaunchBounds.h"
 #include "NvccFlags.h"
+#include "Privatize.h"
 #include "ReadOnly.h"
 #include "RegisterTile.h"
 #include "SharedStage.h"
@@ -31,6 +32,7 @@ const std::vector<std::unique_ptr<Transform>> &allTransforms() {
     V.push_back(std::make_unique<RegisterTile>());
     V.push_back(std::make_unique<Vectorize>());
     V.push_back(std::make_unique<Tile>());
+    V.push_back(std::make_unique<Privatize>());
     return V;
   }();
   return All;

@@ -129,6 +129,7 @@ public:
     bool Atomic = StringRef(Name).starts_with("atomic");
     if (Atomic) {
       Info.UsesAtomics = true;
+      recordAtomicUpdate(C, Name);
       if (C->getNumArgs() > 0) {
         const Expr *Target = stripCasts(C->getArg(0));
         if (const auto *UO = dyn_cast<UnaryOperator>(Target);
@@ -144,6 +145,46 @@ public:
     for (const Expr *Arg : C->arguments())
       if (const ParmVarDecl *P = pointerParamOf(Arg))
         escape(P, "passed to '" + Name + "'");
+    return true;
+  }
+
+  // --- statements whose value is discarded, and returns -------------------
+  // The visitor sees a statement before its parts, so a call is known to be
+  // in statement position (its result unused) by the time it is visited.
+  void discards(const Stmt *S) {
+    if (const auto *E = dyn_cast_or_null<Expr>(S)) {
+      const Expr *X = E->IgnoreParenImpCasts();
+      if (const auto *CS = dyn_cast<CStyleCastExpr>(X);
+          CS && CS->getType()->isVoidType())
+        X = CS->getSubExpr()->IgnoreParenImpCasts();
+      Discarded.insert(X);
+    }
+  }
+  bool VisitCompoundStmt(CompoundStmt *S) {
+    for (const Stmt *Child : S->body())
+      discards(Child);
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *S) {
+    discards(S->getThen());
+    discards(S->getElse());
+    return true;
+  }
+  bool VisitForStmt(ForStmt *S) {
+    discards(S->getBody());
+    discards(S->getInc());
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *S) {
+    discards(S->getBody());
+    return true;
+  }
+  bool VisitDoStmt(DoStmt *S) {
+    discards(S->getBody());
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *S) {
+    Info.Returns.push_back(Text.location(S->getBeginLoc()));
     return true;
   }
 
@@ -406,6 +447,73 @@ private:
     return nullptr;
   }
 
+  /// An exclusive upper bound of integer expression E's value, with 0 as
+  /// its lower bound, from its type or its form; nullopt and why otherwise.
+  std::optional<int64_t> indexBound(const Expr *E, std::string &Why) {
+    const ASTContext &Ctx = Text.context();
+    const Expr *X = E->IgnoreParenImpCasts();
+    QualType T = X->getType().getCanonicalType().getUnqualifiedType();
+    if (T->isUnsignedIntegerType() && Ctx.getTypeSize(T) <= 16)
+      return int64_t(1) << Ctx.getTypeSize(T);
+    if (const auto *BO = dyn_cast<BinaryOperator>(X)) {
+      Expr::EvalResult R;
+      if (BO->getOpcode() == BO_And) {
+        for (const Expr *Side : {BO->getRHS(), BO->getLHS()})
+          if (Side->EvaluateAsInt(R, Ctx) && R.Val.getInt().isNonNegative() &&
+              R.Val.getInt().getActiveBits() < 40)
+            return R.Val.getInt().getZExtValue() + 1;
+      }
+      if (BO->getOpcode() == BO_Rem && BO->getRHS()->EvaluateAsInt(R, Ctx) &&
+          R.Val.getInt().isStrictlyPositive() &&
+          R.Val.getInt().getActiveBits() < 40) {
+        if (BO->getLHS()
+                ->IgnoreParenImpCasts()
+                ->getType()
+                ->isUnsignedIntegerType())
+          return int64_t(R.Val.getInt().getZExtValue());
+        Why = "the index '" + Text.text(X) +
+              "' is a remainder of a signed value, which can be negative";
+        return std::nullopt;
+      }
+    }
+    Why = "the range of the index '" + Text.text(X) +
+          "' is not known at compile time (an unsigned char, `e & mask` or "
+          "`unsigned % n` gives it)";
+    return std::nullopt;
+  }
+
+  void recordAtomicUpdate(const CallExpr *C, const std::string &Name) {
+    AtomicUpdateInfo A;
+    A.Function = Name;
+    A.Location = Text.location(C->getBeginLoc());
+    A.ResultUsed = !Discarded.count(C);
+    if (C->getNumArgs() == 0)
+      return;
+    const Expr *Target = stripCasts(C->getArg(0));
+    const auto *UO = dyn_cast<UnaryOperator>(Target);
+    const auto *AS = UO && UO->getOpcode() == UO_AddrOf
+                         ? dyn_cast<ArraySubscriptExpr>(
+                               UO->getSubExpr()->IgnoreParenImpCasts())
+                         : nullptr;
+    if (AS) {
+      A.ElementType = AS->getType().getUnqualifiedType().getAsString();
+      A.IntegerElement = AS->getType()->isIntegerType();
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+      const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+      if (P && P->getType()->isPointerType() &&
+          Text.inMainFile(DRE->getBeginLoc()) &&
+          !DRE->getBeginLoc().isMacroID()) {
+        A.Base = P->getNameAsString();
+        A.BaseSpan = Text.span(DRE->getSourceRange());
+      }
+      A.IndexBound = indexBound(AS->getIdx(), A.IndexBoundWhy);
+    } else {
+      A.IndexBoundWhy = "the target is not written `&array[index]`";
+    }
+    Info.Atomics.push_back(std::move(A));
+  }
+
   void escape(const ParmVarDecl *P, const std::string &Why) {
     for (ParamInfo &PI : Info.Params)
       if (PI.Name == P->getNameAsString() && PI.EscapeReason.empty())
@@ -559,6 +667,7 @@ private:
   DenseMap<const Stmt *, const LoopHintAttr *> UnrollHints;
   DenseSet<const Expr *> Inner;
   DenseMap<const Expr *, std::string> ModeOf;
+  DenseSet<const Expr *> Discarded; ///< expressions used as statements
   DenseMap<const VarDecl *, const Expr *> Aliases;
   std::set<std::string> BlockDims;
 };

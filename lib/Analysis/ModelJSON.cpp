@@ -19,6 +19,7 @@ json::Value toJSON(const LoopInfo &L);
 json::Value toJSON(const AccessInfo &A);
 json::Value toJSON(const SharedArrayInfo &S);
 json::Value toJSON(const BlockCoupling &C);
+json::Value toJSON(const AtomicUpdateInfo &A);
 json::Value argsJSON(const std::vector<LaunchSite::Argument> &Args);
 json::Value redeclsJSON(const std::vector<std::vector<ParamInfo>> &R);
 
@@ -184,6 +185,17 @@ json::Value toJSON(const SharedArrayInfo &S) {
                       {"dynamic", S.Dynamic}};
 }
 
+json::Value toJSON(const AtomicUpdateInfo &A) {
+  return json::Object{{"function", A.Function},
+                      {"location", A.Location},
+                      {"base", strOrNull(A.Base)},
+                      {"element_type", A.ElementType},
+                      {"integer_element", A.IntegerElement},
+                      {"result_used", A.ResultUsed},
+                      {"index_bound", optInt(A.IndexBound)},
+                      {"index_bound_why", strOrNull(A.IndexBoundWhy)}};
+}
+
 json::Value toJSON(const BlockCoupling &C) {
   return json::Object{{"symbol", C.Symbol},
                       {"kind", C.Kind},
@@ -292,6 +304,8 @@ json::Value toJSON(const KernelInfo &K) {
       {"uses_syncthreads", K.UsesSyncthreads},
       {"uses_warp_intrinsics", K.UsesWarpIntrinsics},
       {"uses_atomics", K.UsesAtomics},
+      {"atomics", arrayOf(K.Atomics)},
+      {"returns", strings(K.Returns)},
       {"body_span", toJSON(K.BodySpan)},
       {"name_offset", K.NameOffset},
       {"decl_line_offset", K.DeclLineOffset},

@@ -5,6 +5,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 using namespace llvm;
 
@@ -99,6 +100,31 @@ ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
 
 } // namespace
 
+std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
+                                 const KernelModel &Model) {
+  if (A.Captures.size() != B.Captures.size())
+    return {};
+  for (size_t I = 0; I < A.Captures.size(); ++I)
+    if (A.Captures[I].Kernel != B.Captures[I].Kernel ||
+        A.Captures[I].Launch != B.Captures[I].Launch ||
+        A.Captures[I].Allocation != B.Captures[I].Allocation)
+      return {};
+  std::vector<double> Noise(A.Captures.size(), 0.0);
+  parallelFor(0, A.Captures.size(), [&](size_t I) {
+    const CaptureRecord &X = A.Captures[I], &Y = B.Captures[I];
+    ElementKind Kind = kindOf(X, Model);
+    if (Kind == ElementKind::Exact)
+      return;
+    auto RX = MemoryBuffer::getFile(X.File), RY = MemoryBuffer::getFile(Y.File);
+    if (!RX || !RY)
+      return;
+    Noise[I] = compareBuffers((*RX)->getBuffer(), (*RY)->getBuffer(), Kind,
+                              Tolerance::defaultFor(Kind))
+                   .MaxAbsError;
+  });
+  return Noise;
+}
+
 std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
                    const KernelModel &Model, const EvaluateOptions &Opts) {
   if (!Variant.Ok)
@@ -134,13 +160,22 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     Tolerance Tol = Tolerance::defaultFor(Kind);
     if (Opts.RelTol && Kind != ElementKind::Exact)
       Tol.RelTol = *Opts.RelTol;
+    double Noise = I < Opts.OriginalNoise.size() ? Opts.OriginalNoise[I] : 0.0;
+    if (Kind != ElementKind::Exact)
+      Tol.AbsFloor = OriginalNoiseFactor * Noise;
     CompareResult C =
         compareBuffers((*RA)->getBuffer(), (*RB)->getBuffer(), Kind, Tol);
-    if (!C.Equal)
+    if (!C.Equal) {
+      std::ostringstream Varies;
+      Varies.precision(3);
+      if (Noise > 0)
+        Varies << "; the original itself varies by up to " << Noise
+               << " between runs";
       Problems[I] = "output differs from the original's (" + WhereOf(A) + ", " +
                     std::to_string(C.Mismatches) + " of " +
                     std::to_string(C.Elements) +
-                    " elements; first: " + C.Reason + ")";
+                    " elements; first: " + C.Reason + Varies.str() + ")";
+    }
   });
   for (const std::string &P : Problems)
     if (!P.empty())

@@ -160,6 +160,57 @@ TEST(Verify, ARunKeepsItsDirectoriesSoTheSearchCanDeleteThem) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+TEST(Verify, ANonDeterministicOriginalSetsTheFloor) {
+  // Two runs of the original differ by 0.01 on one element (float atomics):
+  // a variant off by 0.015 there passes (within twice that), one off by
+  // 0.05 does not, and the reason says how much the original varies.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-noise", Dir));
+  auto Write = [&](const std::string &Name, const std::vector<float> &V) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << bytes(V);
+    return P.str().str();
+  };
+  KernelModel Model;
+  KernelInfo K;
+  K.Name = "dot";
+  ParamInfo Out;
+  Out.IsPointer = true;
+  Out.PointeeType = "float";
+  K.Params.push_back(Out);
+  Model.Kernels.push_back(K);
+  std::vector<float> Ref(1000, 1.0f);
+  auto Off = [&](float D) {
+    std::vector<float> V = Ref;
+    V[5] += D;
+    return V;
+  };
+  auto Run = [&](const std::string &Name, const std::vector<float> &V) {
+    ProgramRun R;
+    R.Ok = true;
+    R.Captures.push_back({"dot", 0, 0, {0}, V.size() * 4, Write(Name, V)});
+    return R;
+  };
+  ProgramRun O1 = Run("o1", Ref), O2 = Run("o2", Off(0.01f));
+  std::vector<double> Noise = captureNoise(O1, O2, Model);
+  ASSERT_EQ(Noise.size(), 1u);
+  EXPECT_NEAR(Noise[0], 0.01, 1e-6);
+  EXPECT_EQ(captureNoise(O1, O1, Model), std::vector<double>{0.0});
+  EvaluateOptions Opts;
+  // Without the calibration, the default tolerance rejects both.
+  EXPECT_NE(verify(O1, Run("v1", Off(0.015f)), Model, Opts), "");
+  Opts.OriginalNoise = Noise;
+  EXPECT_EQ(verify(O1, Run("v2", Off(0.015f)), Model, Opts), "");
+  std::string Why = verify(O1, Run("v3", Off(0.05f)), Model, Opts);
+  EXPECT_NE(Why.find("the original itself varies by up to 0.01"),
+            std::string::npos)
+      << Why;
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 TEST(Statistics, MedianSpreadAndNoise) {
   Summary S = summarize({5, 1, 3, 2, 4});
   EXPECT_EQ(S.Median, 3);

@@ -201,6 +201,9 @@ Evaluation GpuSearch::confirm(const Point &P, unsigned Runs,
     *VariantExe = (*Built)[1].Executable;
   EvaluateOptions EO = Options.Eval;
   EO.Runs = std::max(2u, Runs);
+  // Held to the same standard as in the search: the original's own
+  // run-to-run differences, measured when the search began.
+  EO.OriginalNoise = Eval->originalNoise();
   return evaluate((*Built)[0].Executable, (*Built)[1].Executable, Ctx->Model,
                   EO);
 }

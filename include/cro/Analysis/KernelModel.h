@@ -186,6 +186,24 @@ struct SharedArrayInfo {
   bool Dynamic = false; ///< `extern __shared__ T s[];`
 };
 
+/// An atomic read-modify-write in a kernel, `atomicAdd(&bins[index], v)`,
+/// as the privatization transform needs it.
+struct AtomicUpdateInfo {
+  std::string Function; ///< "atomicAdd", "atomicMax", ...
+  std::string Location;
+  /// The pointer parameter updated, when the target is written
+  /// `&param[index]` (else "").
+  std::string Base;
+  std::string ElementType; ///< the element's type, e.g. "unsigned int"
+  bool IntegerElement = false;
+  SourceSpan BaseSpan;    ///< the parameter's name inside the call
+  bool ResultUsed = true; ///< the old value the call returns is read
+  /// An exclusive upper bound of the index, when its type or form gives one
+  /// (an unsigned char, `e & 255`, `unsigned % 64`), and a lower bound of 0.
+  std::optional<int64_t> IndexBound;
+  std::string IndexBoundWhy; ///< why no bound is known
+};
+
 /// A use, in a kernel's body, of a compile-time value that also sets the
 /// block size at a launch (or, for hard-coded literals, equals it or it - 1).
 struct BlockCoupling {
@@ -302,6 +320,9 @@ struct KernelInfo {
   bool UsesSyncthreads = false;
   bool UsesWarpIntrinsics = false; ///< __shfl*, __ballot*, __any/__all_sync...
   bool UsesAtomics = false;
+  std::vector<AtomicUpdateInfo> Atomics;
+  /// `return` statements anywhere in the body ("file:line:col").
+  std::vector<std::string> Returns;
   std::vector<BlockCoupling> Couplings; ///< symbols shared with launches
   std::vector<BlockCoupling>
       HardcodedSize; ///< literals equal to the block size

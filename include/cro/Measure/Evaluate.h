@@ -38,7 +38,18 @@ struct EvaluateOptions {
   /// executable differed by up to 2% on the H200 (memory placement, clocks),
   /// so times are medians over several processes.
   unsigned Runs = 5;
+  /// For each capture of the original, the largest absolute difference
+  /// between two runs of the original itself (float captures): its own
+  /// non-determinism, e.g. from float atomics. A variant may differ from it
+  /// by OriginalNoiseFactor times that, besides the type's tolerance, since
+  /// it cannot be held to more than the original reproduces. Empty: not
+  /// measured (the tolerance alone applies).
+  std::vector<double> OriginalNoise;
 };
+
+/// The variant's own runs vary as much as the original's, and it is
+/// compared with one run of the original: twice the original's spread.
+constexpr double OriginalNoiseFactor = 2.0;
 
 struct KernelTiming {
   std::string Kernel;
@@ -93,6 +104,12 @@ void kernelResources(const ProgramRun &R, std::optional<double> &Registers,
 /// outputs when Capture.
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
                       llvm::StringRef Tag, bool Capture = true);
+
+/// For each capture, how much two runs of the same program differ (float
+/// captures; 0 for exact ones and identical bytes); empty when the runs
+/// did not make the same captures.
+std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
+                                 const KernelModel &Model);
 
 /// Compares a variant's run with the original's; "" when they agree.
 std::string verify(const ProgramRun &Original, const ProgramRun &Variant,

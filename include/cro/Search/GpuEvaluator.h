@@ -61,6 +61,11 @@ public:
   double compileSeconds() const { return CompileSeconds; }
   double compileWaitSeconds() const { return CompileWaitSeconds; }
   double measureSeconds() const { return MeasureSeconds; }
+  /// Per capture, how much the original's own runs differ (see
+  /// EvaluateOptions::OriginalNoise); empty before measureOriginal().
+  const std::vector<double> &originalNoise() const {
+    return Opts.Eval.OriginalNoise;
+  }
 
 private:
   struct Prepared {

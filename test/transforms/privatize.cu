@@ -1,0 +1,132 @@
+// privatize: atomicAdd updates of an integer array with a compile-time index
+// range become a block-private copy in shared memory, added to global memory
+// once at the end; every case where that would change the result, or could
+// deadlock, is refused with its reason.
+// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
+// RUN: echo '{"histogram.privatize": true, "masked2d.privatize": true}' > %t.json
+// RUN: %cro %s --apply %t.json --diff | FileCheck %s
+// RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
+// RUN: echo '{"histogram.privatize": false}' > %t.off.json
+// RUN: %cro %s --apply %t.off.json -o %t.off.cu && cmp %s %t.off.cu
+#include <cuda_runtime.h>
+
+#define BINS 64
+
+// The classic: bytes index 256 bins.
+__global__ void histogram(const unsigned char *data, unsigned int *bins, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    atomicAdd(&bins[data[i]], 1u);
+}
+
+// A 2D block, two updated arrays, bounds from a mask and an unsigned
+// remainder; a local that would collide with the copy's name.
+__global__ void masked2d(const int *v, unsigned long long *sums,
+                         unsigned int *counts, int w) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int counts_block = v[y * w + x];
+  atomicAdd(&sums[counts_block & 127], 1ull);
+  (void)atomicAdd(&counts[unsigned(counts_block) % BINS], 2u);
+}
+
+__global__ void uses_old(const unsigned char *d, int *bins, int *slot, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    slot[i] = atomicAdd(&bins[d[i]], 1);
+}
+
+__global__ void floats(const unsigned char *d, float *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&bins[d[i]], 0.5f);
+}
+
+__global__ void early_return(const unsigned char *d, int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  atomicAdd(&bins[d[i]], 1);
+}
+
+__global__ void signed_rem(const int *d, int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&bins[d[i] % 16], 1);
+}
+
+__global__ void unknown_range(const int *d, int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&bins[d[i]], 1);
+}
+
+__global__ void also_read(const unsigned char *d, int *bins, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    atomicAdd(&bins[d[i]], 1);
+    out[i] = bins[0];
+  }
+}
+
+__global__ void maximum(const unsigned char *d, int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicMax(&bins[d[i] & 7], i);
+}
+
+__global__ void too_big(const unsigned short *d, int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&bins[d[i]], 1);
+}
+
+__global__ void scalar(const float *v, float *sum, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(sum, v[i]);
+}
+
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "histogram.privatize"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "masked2d.privatize"
+// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|signed_rem|unknown_range|also_read|maximum|too_big|scalar}}.privatize"
+// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:36:15 is used, and a private copy would return another"
+// KNOBS-DAG: reason = "'bins' holds float, and only int, unsigned int and (unsigned) long long sums are exact in any order"
+// KNOBS-DAG: reason = "the kernel returns at {{.*}}privatize.cu:48:5, and every thread must reach the barrier before the block's counts are added"
+// KNOBS-DAG: reason = "the index 'd[i] % 16' is a remainder of a signed value, which can be negative (at {{.*}}privatize.cu:55:5)"
+// KNOBS-DAG: reason = "the range of the index 'd[i]' is not known at compile time (an unsigned char, `e & mask` or `unsigned % n` gives it) (at {{.*}}privatize.cu:61:5)"
+// KNOBS-DAG: reason = "'bins' is also accessed directly at {{.*}}privatize.cu:68:14 (read)"
+// KNOBS-DAG: reason = "'bins' is updated with atomicMax at {{.*}}privatize.cu:75:5; only atomicAdd is privatized"
+// KNOBS-DAG: reason = "a private copy of 'bins' needs 65536 elements, more than 16 KiB of shared memory"
+// KNOBS-DAG: reason = "no atomic update is written `atomicAdd(&param[index], value)` on a pointer parameter"
+
+// CHECK:      __global__ void histogram(const unsigned char *data, unsigned int *bins, int n) {
+// CHECK-NEXT: +  // cuda-rewrite-opt privatize: this block's atomic updates go to a copy
+// CHECK-NEXT: +  // in shared memory, added to global memory once at the end.
+// CHECK-NEXT: +  const unsigned cro_rank = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+// CHECK-NEXT: +  const unsigned cro_threads = blockDim.x * blockDim.y * blockDim.z;
+// CHECK-NEXT: +  __shared__ unsigned int bins_block[256];
+// CHECK-NEXT: +  for (unsigned cro_i = cro_rank; cro_i < 256u; cro_i += cro_threads)
+// CHECK-NEXT: +    bins_block[cro_i] = 0;
+// CHECK-NEXT: +  __syncthreads();
+// CHECK:      -    atomicAdd(&bins[data[i]], 1u);
+// CHECK-NEXT: +    atomicAdd(&bins_block[data[i]], 1u);
+// CHECK-NEXT: +  __syncthreads();
+// CHECK-NEXT: +  for (unsigned cro_i = cro_rank; cro_i < 256u; cro_i += cro_threads)
+// CHECK-NEXT: +    if (bins_block[cro_i] != 0)
+// CHECK-NEXT: +      atomicAdd(&bins[cro_i], bins_block[cro_i]);
+// CHECK-NEXT:  }
+
+// CHECK:      +  __shared__ unsigned long long sums_block[128];
+// CHECK:      +  __shared__ unsigned int counts_block_2[64];
+// CHECK:      -  atomicAdd(&sums[counts_block & 127], 1ull);
+// CHECK-NEXT: -  (void)atomicAdd(&counts[unsigned(counts_block) % BINS], 2u);
+// CHECK-NEXT: +  atomicAdd(&sums_block[counts_block & 127], 1ull);
+// CHECK-NEXT: +  (void)atomicAdd(&counts_block_2[unsigned(counts_block) % BINS], 2u);
+// CHECK-NEXT: +  __syncthreads();
+// CHECK-NEXT: +  for (unsigned cro_i = cro_rank; cro_i < 128u; cro_i += cro_threads)
+// CHECK-NEXT: +    if (sums_block[cro_i] != 0)
+// CHECK-NEXT: +      atomicAdd(&sums[cro_i], sums_block[cro_i]);
+// CHECK-NEXT: +  for (unsigned cro_i = cro_rank; cro_i < 64u; cro_i += cro_threads)
+// CHECK-NEXT: +    if (counts_block_2[cro_i] != 0)
+// CHECK-NEXT: +      atomicAdd(&counts[cro_i], counts_block_2[cro_i]);

@@ -1,0 +1,193 @@
+#include "Privatize.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/ToolError.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+/// Room for the private copies: a quarter of the 64 KiB a block may use
+/// without opting in, so the kernel keeps most of its occupancy.
+constexpr int64_t MaxPrivateBytes = 16 * 1024;
+
+std::optional<int64_t> integerSize(StringRef T) {
+  if (T == "int" || T == "unsigned int")
+    return 4;
+  if (T == "unsigned long long" || T == "unsigned long long int" ||
+      T == "long long" || T == "long long int")
+    return 8;
+  return std::nullopt;
+}
+
+/// One parameter whose updates become block-private.
+struct Candidate {
+  std::string Param, ElementType;
+  int64_t Elements = 0;
+  std::vector<const AtomicUpdateInfo *> Updates;
+};
+
+/// The parameters of K that can be privatized, or the reason none can.
+std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
+  std::vector<Candidate> Out;
+  std::vector<std::string> Seen;
+  for (const AtomicUpdateInfo &A : K.Atomics) {
+    if (A.Base.empty() ||
+        std::find(Seen.begin(), Seen.end(), A.Base) != Seen.end())
+      continue;
+    Seen.push_back(A.Base);
+    Candidate C;
+    C.Param = A.Base;
+    std::string Reason;
+    for (const AtomicUpdateInfo &B : K.Atomics) {
+      if (B.Base != A.Base)
+        continue;
+      C.Updates.push_back(&B);
+      if (B.Function != "atomicAdd")
+        Reason = "'" + A.Base + "' is updated with " + B.Function + " at " +
+                 B.Location + "; only atomicAdd is privatized";
+      else if (B.ResultUsed)
+        Reason = "the value atomicAdd returns at " + B.Location +
+                 " is used, and a private copy would return another";
+      else if (!B.IntegerElement || !integerSize(B.ElementType))
+        Reason = "'" + A.Base + "' holds " + B.ElementType +
+                 ", and only int, unsigned int and (unsigned) long long "
+                 "sums are exact in any order";
+      else if (B.ElementType != A.ElementType)
+        Reason = "'" + A.Base + "' is updated as two element types";
+      else if (!B.IndexBound)
+        Reason = B.IndexBoundWhy + " (at " + B.Location + ")";
+      if (!Reason.empty())
+        break;
+      C.ElementType = B.ElementType;
+      C.Elements = std::max(C.Elements, *B.IndexBound);
+    }
+    for (const AccessInfo &Acc : K.Accesses)
+      if (Reason.empty() && Acc.Base == A.Base && Acc.Mode != "atomic")
+        Reason = "'" + A.Base + "' is also accessed directly at " +
+                 Acc.Location + " (" + Acc.Mode + ")";
+    for (const ParamInfo &P : K.Params)
+      if (Reason.empty() && P.Name == A.Base && P.Access == "unknown")
+        Reason =
+            "'" + A.Base + "' escapes the analysis (" + P.EscapeReason + ")";
+    if (Reason.empty() &&
+        C.Elements * *integerSize(C.ElementType) > MaxPrivateBytes)
+      Reason = "a private copy of '" + A.Base + "' needs " +
+               std::to_string(C.Elements) + " elements, more than " +
+               std::to_string(MaxPrivateBytes / 1024) + " KiB of shared memory";
+    if (Reason.empty())
+      Out.push_back(std::move(C));
+    else if (Why.empty())
+      Why = Reason;
+  }
+  if (Out.empty() && Why.empty())
+    Why = "no atomic update is written `atomicAdd(&param[index], value)` on "
+          "a pointer parameter";
+  return Out;
+}
+
+/// The leading whitespace of the line at Offset.
+std::string indentOfLine(StringRef Source, unsigned Offset) {
+  size_t Start = Source.rfind('\n', Offset);
+  Start = Start == StringRef::npos ? 0 : Start + 1;
+  size_t End = Source.find_first_not_of(" \t", Start);
+  return Source.substr(Start, End - Start).str();
+}
+
+} // namespace
+
+void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                         KnobSink &Out) const {
+  if (!K.UsesAtomics)
+    return; // nothing to privatize; not worth a refusal per kernel
+  std::string Why;
+  std::vector<Candidate> C = candidates(K, Why);
+  if (C.empty()) {
+    Out.refuse(K.Name, Why);
+    return;
+  }
+  if (!K.Returns.empty()) {
+    Out.refuse(K.Name, "the kernel returns at " + K.Returns.front() +
+                           ", and every thread must reach the barrier "
+                           "before the block's counts are added");
+    return;
+  }
+  if (K.BodySpan.EndOffset <= K.BodySpan.BeginOffset ||
+      K.BodySpan.EndOffset > Ctx.Source.size() ||
+      Ctx.Source[K.BodySpan.BeginOffset] != '{' ||
+      Ctx.Source[K.BodySpan.EndOffset - 1] != '}') {
+    Out.refuse(K.Name, "the kernel's body is not written as braces in "
+                       "this file (a macro?)");
+    return;
+  }
+  for (const Candidate &Cand : C)
+    for (const AtomicUpdateInfo *U : Cand.Updates)
+      if (U->BaseSpan.EndOffset <= U->BaseSpan.BeginOffset) {
+        Out.refuse(K.Name, "the atomic update at " + U->Location +
+                               " is written through a macro");
+        return;
+      }
+  Knob Kn;
+  Kn.Id = K.Name + ".privatize";
+  Kn.Kernel = K.Name;
+  Kn.Default = false;
+  Kn.Values = {false, true};
+  Out.offer(std::move(Kn));
+}
+
+Error Privatize::apply(const RewriteContext &Ctx, const Knob &K,
+                       const json::Value &V, const ResolvedConfig &,
+                       EditSet &Out) const {
+  if (V != json::Value(true))
+    return Error::success();
+  const KernelInfo *KI = kernelOf(Ctx, K);
+  if (!KI)
+    return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
+  std::string Why;
+  std::vector<Candidate> Cands = candidates(*KI, Why);
+  if (Cands.empty())
+    return makeToolError(ExitCode::Internal, K.Id + ": " + Why);
+  std::string In = indentOfLine(Ctx.Source, KI->BodySpan.BeginOffset) + "  ";
+  // The thread's rank in its block and the block's size, whatever the
+  // block's shape: each element of a copy is zeroed and added by one thread.
+  std::string Rank = freshIdentifier(Ctx.Source, "cro_rank");
+  std::string Threads = freshIdentifier(Ctx.Source, "cro_threads");
+  std::string Pro =
+      "\n" + In +
+      "// cuda-rewrite-opt privatize: this block's atomic updates go to a "
+      "copy\n" +
+      In + "// in shared memory, added to global memory once at the end.\n" +
+      In + "const unsigned " + Rank +
+      " = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
+      "threadIdx.z);\n" +
+      In + "const unsigned " + Threads +
+      " = blockDim.x * blockDim.y * blockDim.z;\n";
+  std::string I = freshIdentifier(Ctx.Source, "cro_i");
+  auto Loop = [&](const std::string &N) {
+    return In + "for (unsigned " + I + " = " + Rank + "; " + I + " < " + N +
+           "; " + I + " += " + Threads + ")\n";
+  };
+  std::string Epi = In + "__syncthreads();\n";
+  for (const Candidate &C : Cands) {
+    std::string Name = freshIdentifier(Ctx.Source, C.Param + "_block");
+    std::string N = std::to_string(C.Elements) + "u";
+    Pro += In + "__shared__ " + C.ElementType + " " + Name + "[" +
+           std::to_string(C.Elements) + "];\n";
+    std::string Elem = Name + "[" + I + "]";
+    Pro += Loop(N) + In + "  " + Elem + " = 0;\n";
+    Epi += Loop(N) + In + "  if (" + Elem + " != 0)\n" + In +
+           "    atomicAdd(&" + C.Param + "[" + I + "], " + Elem + ");\n";
+    for (const AtomicUpdateInfo *U : C.Updates)
+      if (Error E = Out.replace(U->BaseSpan.BeginOffset,
+                                U->BaseSpan.EndOffset - U->BaseSpan.BeginOffset,
+                                Name))
+        return E;
+  }
+  Pro += In + "__syncthreads();";
+  if (Error E = Out.insert(KI->BodySpan.BeginOffset + 1, Pro))
+    return E;
+  return Out.insert(KI->BodySpan.EndOffset - 1, Epi);
+}
+
+} // namespace cro
