@@ -161,8 +161,11 @@ def main():
         total_wall = wall or secs.get("wall") or secs["total"]
         gpu = secs["measure"] + secs.get("confirm", 0)
         nvcc = secs.get("compile_wait", 0)
+        # "verify" (comparing captured outputs) is part of "tool"; reports
+        # from before it was measured have none.
         split = {"wall": total_wall, "gpu_runs": gpu, "nvcc_wait": nvcc,
                  "nvcc_cpu_parallel": secs["compile"], "strategy": secs["strategy"],
+                 "verify": secs.get("verify"),
                  "tool": total_wall - gpu - nvcc}
         rows.append({
             "name": name, "file": p["file"], "kernels_in_program": [k["kernel"] for k in p["kernels"]],

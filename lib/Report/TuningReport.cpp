@@ -47,10 +47,11 @@ std::string html(StringRef S) {
 std::string timeSummary(const TuningReport &R) {
   std::string S =
       formatv("search {0:f0} s (running the variants {1:f0} s, "
+              "comparing their outputs {5:f0} s, "
               "waiting for nvcc {2:f0} s of {3:f0} s compiled "
               "in parallel, strategy {4:f2} s)",
               R.TotalSeconds, R.MeasureSeconds, R.CompileWaitSeconds,
-              R.CompileSeconds, R.StrategySeconds)
+              R.CompileSeconds, R.StrategySeconds, R.VerifySeconds)
           .str();
   if (R.ConfirmSeconds > 0)
     S += formatv(", confirmation {0:f0} s", R.ConfirmSeconds).str();
@@ -189,6 +190,7 @@ json::Value toJSON(const TuningReport &R) {
                                {"compile", R.CompileSeconds},
                                {"compile_wait", R.CompileWaitSeconds},
                                {"measure", R.MeasureSeconds},
+                               {"verify", R.VerifySeconds},
                                {"strategy", R.StrategySeconds},
                                {"confirm", R.ConfirmSeconds},
                                {"wall", R.WallSeconds}}}};

@@ -181,12 +181,14 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
     T.Reason = R.Problem;
     return T;
   }
+  auto V0 = Clock::now();
   std::string Why = verify(Original, R, Ctx.Model, Opts.Eval);
   // The captures were only needed for this comparison: a program can
   // capture a gigabyte a run, and a search of 40 runs kept them all on the
   // disk until the end (corpus run 1) -- the disk's room, and seconds to
   // delete them at exit.
   removeRunDirectories(R);
+  VerifySeconds += secondsSince(V0);
   if (!Why.empty()) {
     T.Verdict = "rejected";
     T.Reason = Why;

@@ -290,7 +290,8 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                                {"strategy", R.StrategySeconds},
                                {"compile", Eval.compileSeconds()},
                                {"compile_wait", Eval.compileWaitSeconds()},
-                               {"measure", Eval.measureSeconds()}}},
+                               {"measure", Eval.measureSeconds()},
+                               {"verify", Eval.verifySeconds()}}},
       {"moves", movesJSON(R, Space)}};
   if (!Req.RecordSpace.empty()) {
     json::Object Meta{{"name", sys::path::stem(Req.RecordSpace).str()},

@@ -184,6 +184,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   Rep.CompileSeconds = (*S)->evaluator().compileSeconds();
   Rep.CompileWaitSeconds = (*S)->evaluator().compileWaitSeconds();
   Rep.MeasureSeconds = (*S)->evaluator().measureSeconds();
+  Rep.VerifySeconds = (*S)->evaluator().verifySeconds();
   Rep.StrategySeconds = R.StrategySeconds;
   Rep.Evaluations = reportEvaluations(R, Space, *Original.Time);
 

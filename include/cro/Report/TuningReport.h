@@ -53,10 +53,11 @@ struct TuningReport {
   /// Where the time went. Compiling runs on other threads while the GPU
   /// measures, so CompileSeconds (CPU time summed over the parallel nvcc
   /// runs) overlaps the rest; CompileWaitSeconds is the part of it the search
-  /// waited for. WallSeconds is the whole command, confirmation included.
+  /// waited for. VerifySeconds: comparing captured outputs (and deleting
+  /// them). WallSeconds is the whole command, confirmation included.
   double TotalSeconds = 0, CompileSeconds = 0, CompileWaitSeconds = 0,
-         MeasureSeconds = 0, StrategySeconds = 0, ConfirmSeconds = 0,
-         WallSeconds = 0;
+         MeasureSeconds = 0, VerifySeconds = 0, StrategySeconds = 0,
+         ConfirmSeconds = 0, WallSeconds = 0;
 };
 
 llvm::json::Value toJSON(const TuningReport &R);

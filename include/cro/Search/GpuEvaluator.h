@@ -60,6 +60,8 @@ public:
   /// programs (the original's runs included).
   double compileSeconds() const { return CompileSeconds; }
   double compileWaitSeconds() const { return CompileWaitSeconds; }
+  /// Comparing the variants' captured outputs with the original's.
+  double verifySeconds() const { return VerifySeconds; }
   double measureSeconds() const { return MeasureSeconds; }
   /// Per capture, how much the original's own runs differ (see
   /// EvaluateOptions::OriginalNoise); empty before measureOriginal().
@@ -89,7 +91,8 @@ private:
   Trial OriginalTrial;
   std::deque<std::unique_ptr<Prepared>> Queue;
   std::string DbProblem;
-  double CompileSeconds = 0, CompileWaitSeconds = 0, MeasureSeconds = 0;
+  double CompileSeconds = 0, CompileWaitSeconds = 0, MeasureSeconds = 0,
+         VerifySeconds = 0;
   unsigned Counter = 0;
 };
 
