@@ -83,6 +83,16 @@ json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}
   fi
   rm -f "$out/$name.opt"
   touch "$out/$name.done"
-  echo "  $(tail -1 "$out/$name.log")  [$(( $(date +%s) - started )) s]"
+  # One line per program in the call's log: the decision and the time.
+  summary=$(python3 -c '
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+    print("%.2fx, %d evaluations: %s" % (r["original_ms"] / (r.get("best_ms") or r["original_ms"]),
+                                         len(r["evaluations"]), r["decision"][:90]))
+except Exception:
+    print("no report")
+' "$out/$name.report.json" 2>/dev/null)
+  echo "  $summary; check: $(cat "$out/$name.verified")  [$(( $(date +%s) - started )) s]"
 done
 exit $status
