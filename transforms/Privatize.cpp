@@ -65,12 +65,18 @@ std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
     }
     for (const AccessInfo &Acc : K.Accesses)
       if (Reason.empty() && Acc.Base == A.Base && Acc.Mode != "atomic")
-        Reason = "'" + A.Base + "' is also accessed directly at " +
-                 Acc.Location + " (" + Acc.Mode + ")";
-    for (const ParamInfo &P : K.Params)
-      if (Reason.empty() && P.Name == A.Base && P.Access == "unknown")
+        Reason = "'" + A.Base + "' is also accessed at " + Acc.Location + " (" +
+                 Acc.Mode + "), not only updated by atomicAdd";
+    for (const ParamInfo &P : K.Params) {
+      if (!Reason.empty() || P.Name != A.Base)
+        continue;
+      if (P.Access == "unknown")
         Reason =
             "'" + A.Base + "' escapes the analysis (" + P.EscapeReason + ")";
+      else if (!P.ModifiedAt.empty())
+        Reason = "the pointer '" + A.Base + "' itself is changed at " +
+                 P.ModifiedAt + ", so its elements are not one array";
+    }
     if (Reason.empty() &&
         C.Elements * *integerSize(C.ElementType) > MaxPrivateBytes)
       Reason = "a private copy of '" + A.Base + "' needs " +

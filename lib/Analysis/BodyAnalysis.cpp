@@ -191,6 +191,7 @@ public:
   // --- accesses ------------------------------------------------------------
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp()) {
+      noteModifiedParam(BO->getLHS(), BO);
       const Expr *LHS = accessOperand(BO->getLHS());
       ModeOf[LHS] = BO->isCompoundAssignmentOp() ? "readwrite" : "write";
       if (const ParmVarDecl *P = pointerParamOf(BO->getRHS()))
@@ -211,8 +212,12 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp())
+    if (UO->isIncrementDecrementOp()) {
+      noteModifiedParam(UO->getSubExpr(), UO);
       ModeOf[accessOperand(UO->getSubExpr())] = "readwrite";
+    }
+    if (UO->getOpcode() == UO_AddrOf)
+      noteModifiedParam(UO->getSubExpr(), UO); // may be changed through it
     if (UO->getOpcode() == UO_Deref) {
       recordPointerAccess(UO->getSubExpr(), UO, modeOf(UO));
     }
@@ -512,6 +517,17 @@ private:
       A.IndexBoundWhy = "the target is not written `&array[index]`";
     }
     Info.Atomics.push_back(std::move(A));
+  }
+
+  /// E is the parameter itself (not what it points to), changed by S.
+  void noteModifiedParam(const Expr *E, const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!P)
+      return;
+    for (ParamInfo &PI : Info.Params)
+      if (PI.Name == P->getNameAsString() && PI.ModifiedAt.empty())
+        PI.ModifiedAt = Text.location(S->getBeginLoc());
   }
 
   void escape(const ParmVarDecl *P, const std::string &Why) {

@@ -112,6 +112,8 @@ json::Value toJSON(const ParamInfo &P) {
   if (P.IsPointer) {
     O["plain_pointer_declarator"] = P.PlainPointerDeclarator;
     O["aliased_by_non_const"] = P.AliasedByNonConst;
+    if (!P.ModifiedAt.empty())
+      O["modified_at"] = P.ModifiedAt;
     O["pointee_type"] = P.PointeeType;
     O["pointee_const"] = P.PointeeConst;
     O["access"] = P.Access;

@@ -87,15 +87,23 @@ __global__ void scalar(const float *v, float *sum, int n) {
     atomicAdd(sum, v[i]);
 }
 
+__global__ void shifted(const unsigned char *d, unsigned int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bins += (i & 1) * 256;
+  if (i < n)
+    atomicAdd(&bins[d[i]], 1u);
+}
+
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "histogram.privatize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "masked2d.privatize"
-// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|signed_rem|unknown_range|also_read|maximum|too_big|scalar}}.privatize"
+// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|signed_rem|unknown_range|also_read|maximum|too_big|scalar|shifted}}.privatize"
 // KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:36:15 is used, and a private copy would return another"
 // KNOBS-DAG: reason = "'bins' holds float, and only int, unsigned int and (unsigned) long long sums are exact in any order"
 // KNOBS-DAG: reason = "the kernel returns at {{.*}}privatize.cu:48:5, and every thread must reach the barrier before the block's counts are added"
 // KNOBS-DAG: reason = "the index 'd[i] % 16' is a remainder of a signed value, which can be negative (at {{.*}}privatize.cu:55:5)"
 // KNOBS-DAG: reason = "the range of the index 'd[i]' is not known at compile time (an unsigned char, `e & mask` or `unsigned % n` gives it) (at {{.*}}privatize.cu:61:5)"
-// KNOBS-DAG: reason = "'bins' is also accessed directly at {{.*}}privatize.cu:68:14 (read)"
+// KNOBS-DAG: reason = "'bins' is also accessed at {{.*}}privatize.cu:68:14 (read), not only updated by atomicAdd"
+// KNOBS-DAG: reason = "the pointer 'bins' itself is changed at {{.*}}privatize.cu:92:3, so its elements are not one array"
 // KNOBS-DAG: reason = "'bins' is updated with atomicMax at {{.*}}privatize.cu:75:5; only atomicAdd is privatized"
 // KNOBS-DAG: reason = "a private copy of 'bins' needs 65536 elements, more than 16 KiB of shared memory"
 // KNOBS-DAG: reason = "no atomic update is written `atomicAdd(&param[index], value)` on a pointer parameter"

@@ -51,6 +51,9 @@ struct ParamInfo {
   /// Copied into a local pointer to non-const (`float *row = p + i`), so
   /// the parameter cannot become a pointer to const.
   bool AliasedByNonConst = false;
+  /// Where the parameter itself is first assigned, incremented or has its
+  /// address taken in the body ("" = never: it keeps the launch's value).
+  std::string ModifiedAt;
 };
 
 struct TemplateParamInfo {
