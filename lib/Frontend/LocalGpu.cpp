@@ -2,6 +2,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
 using namespace llvm;
@@ -35,8 +36,23 @@ std::optional<LocalGpu> probeLocalGpu() {
     return std::nullopt;
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
                                           StringRef("")};
-  StringRef Args[] = {*Smi, "--query-gpu=name,compute_cap,driver_version",
-                      "--format=csv,noheader"};
+  std::vector<StringRef> Args = {*Smi,
+                                 "--query-gpu=name,compute_cap,driver_version",
+                                 "--format=csv,noheader"};
+  // The GPU the programs will run on is the first one CUDA_VISIBLE_DEVICES
+  // names (an index or a UUID, both of which nvidia-smi -i takes); set but
+  // empty, the programs see no GPU at all.
+  std::string Visible;
+  if (std::optional<std::string> V =
+          sys::Process::GetEnv("CUDA_VISIBLE_DEVICES")) {
+    Visible = StringRef(*V).split(',').first.trim().str();
+    if (Visible.empty() || Visible == "-1") {
+      sys::fs::remove(OutPath);
+      return std::nullopt;
+    }
+    Args.push_back("-i");
+    Args.push_back(Visible);
+  }
   int RC = sys::ExecuteAndWait(*Smi, Args, std::nullopt, Redirects,
                                /*SecondsToWait=*/20);
   std::optional<LocalGpu> Result;
