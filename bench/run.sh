@@ -17,8 +17,28 @@
 # bring OUT back as one archive (the device returns few files). With STOP_BY,
 # no program is started after that time minus SLOT (120) seconds, so a call's
 # time limit never cuts one in half; the ones left are listed.
+#
+# On a machine with several GPUs, SHARDS="saxpy,cg;conv2d,nbody" runs one
+# list per GPU at the same time (GPU k gets the k-th list, through
+# CUDA_VISIBLE_DEVICES), each with its own ceilings, log (run-gpuK-*.txt) and
+# tuning database; every number is still one program on one GPU. nvcc's
+# parallel builds then share the CPU cores between the lists.
 set -uo pipefail
+if [ -n "${SHARDS:-}" ]; then
+  IFS=";" read -r -a lists <<< "$SHARDS"
+  pids=()
+  mkdir -p "${OUT:-device-out}"
+  for g in "${!lists[@]}"; do
+    SHARDS="" ONLY="${lists[$g]}" CUDA_VISIBLE_DEVICES=$g DB_NAME="tuning-gpu$g.db" \
+      CALL_SUFFIX="-gpu$g" bash "$0" > "${OUT:-device-out}/run-gpu$g-$(date -u +%H%M%S).txt" 2>&1 &
+    pids+=($!)
+  done
+  rc=0
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  exit $rc
+fi
 out=${OUT:-device-out}
+db=$out/${DB_NAME:-tuning.db}
 budget=${BUDGET:-40}
 # Runs of the original before the search, and of the winner and the original
 # in the final confirmation (the tool's default is 5; 3 keeps a corpus run
@@ -27,10 +47,11 @@ runs=${RUNS:-3}
 tool=${TOOL:-build/bin/cuda-rewrite-opt}
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$out"
-call=$(date -u +%H%M%S)
+call=$(date -u +%H%M%S)${CALL_SUFFIX:-}
 {
   echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader
+  nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader \
+    ${CUDA_VISIBLE_DEVICES:+-i "${CUDA_VISIBLE_DEVICES%%,*}"}
   nvcc --version | tail -2
   echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
 } > "$out/machine-$call.txt"
@@ -51,7 +72,7 @@ for line in "${programs[@]}"; do
   # The tool, as a user runs it.
   t0=$(date +%s.%N)
   started=$(date +%s)
-  $tool "$file" -o "$out/$name.opt.cu" --require-gpu --budget "$budget" --runs "$runs" --db "$out/tuning.db" \
+  $tool "$file" -o "$out/$name.opt.cu" --require-gpu --budget "$budget" --runs "$runs" --db "$db" \
     --report "$out/$name.report.json" --quiet "${runargs[@]}" \
     2> "$out/$name.log" || { status=1; echo "  main command failed: $(tail -1 "$out/$name.log")"; }
   t1=$(date +%s.%N)
@@ -66,7 +87,7 @@ json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}
 ' > "$out/$name.blocksize-space.json"
   if [ "$(cat "$out/$name.blocksize-space.json")" != "{}" ]; then
     $tool "$file" --search --strategy exhaustive --space "$out/$name.blocksize-space.json" \
-      --budget 1000 --patience 0 --runs 1 --db "$out/tuning.db" --quiet "${runargs[@]}" \
+      --budget 1000 --patience 0 --runs 1 --db "$db" --quiet "${runargs[@]}" \
       > "$out/$name.blocksize.json" 2> "$out/$name.blocksize.log" || status=1
   fi
   # The emitted file passes the program's own check.
