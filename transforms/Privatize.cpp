@@ -1,4 +1,5 @@
 #include "Privatize.h"
+#include "LaunchAliasing.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
 
@@ -8,9 +9,29 @@ namespace cro {
 
 namespace {
 
-/// Room for the private copies: a quarter of the 64 KiB a block may use
-/// without opting in, so the kernel keeps most of its occupancy.
+/// Room for all private copies together: a third of the 48 KiB of static
+/// shared memory a block may have, so the kernel keeps most of its
+/// occupancy; with the kernel's own arrays they stay within the 48 KiB.
 constexpr int64_t MaxPrivateBytes = 16 * 1024;
+constexpr int64_t MaxStaticSharedBytes = 48 * 1024;
+
+/// Bytes of one element of a shared array's type, when known.
+std::optional<int64_t> sharedElementSize(StringRef T) {
+  T = T.trim();
+  T.consume_front("volatile ");
+  if (T == "char" || T == "unsigned char" || T == "signed char" || T == "bool")
+    return 1;
+  if (T == "short" || T == "unsigned short" || T == "__half" || T == "half")
+    return 2;
+  if (T == "int" || T == "unsigned int" || T == "float" || T == "unsigned")
+    return 4;
+  if (T == "double" || T == "long long" || T == "unsigned long long" ||
+      T == "float2" || T == "int2" || T == "long" || T == "unsigned long")
+    return 8;
+  if (T == "float4" || T == "int4" || T == "double2")
+    return 16;
+  return std::nullopt;
+}
 
 std::optional<int64_t> integerSize(StringRef T) {
   if (T == "int" || T == "unsigned int")
@@ -76,6 +97,13 @@ std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
       else if (!P.ModifiedAt.empty())
         Reason = "the pointer '" + A.Base + "' itself is changed at " +
                  P.ModifiedAt + ", so its elements are not one array";
+      else if (P.Uses != C.Updates.size())
+        // Every use must be one this transform rewrites: any other (an
+        // alias, a reference, `bins + i`, a cast, a struct) could read or
+        // update the global array behind the private copy's back.
+        Reason = "'" + A.Base + "' is used " + std::to_string(P.Uses) +
+                 " times, not only in the " + std::to_string(C.Updates.size()) +
+                 " `atomicAdd(&" + A.Base + "[index], value)` updates";
     }
     if (Reason.empty() &&
         C.Elements * *integerSize(C.ElementType) > MaxPrivateBytes)
@@ -93,6 +121,88 @@ std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
   return Out;
 }
 
+/// The parameters of K whose updates can become block-private, with every
+/// kernel-wide condition checked too; empty with the reason otherwise.
+/// describe() offers the knob and apply() rewrites on this one answer.
+std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
+                                       const KernelInfo &K, std::string &Why) {
+  std::vector<Candidate> C = candidates(K, Why);
+  if (C.empty())
+    return C;
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return std::vector<Candidate>();
+  };
+  unsigned SameName = 0;
+  for (const KernelInfo &Other : Ctx.Model.Kernels)
+    SameName += Other.Name == K.Name;
+  if (SameName > 1)
+    return Refuse("the kernel's name is overloaded in this file, so the knob "
+                  "could not say which kernel it rewrites");
+  if (!K.Returns.empty())
+    return Refuse("the kernel returns at " + K.Returns.front() +
+                  ", and every thread must reach the barrier before the "
+                  "block's counts are added");
+  if (!K.AsmStatements.empty())
+    return Refuse("the kernel has inline assembly at " +
+                  K.AsmStatements.front() +
+                  ", which may end a thread before the barrier");
+  for (const LaunchSite &L : K.Launches)
+    if (L.Syntax == "cudaLaunchCooperativeKernel")
+      return Refuse("the kernel is launched cooperatively at " + L.Location +
+                    " (its grid must stay resident; more shared memory per "
+                    "block could stop it from starting)");
+  // Shared memory: the copies, and the kernel's own static arrays.
+  int64_t Copies = 0, Own = 0;
+  for (const Candidate &Cand : C)
+    Copies += Cand.Elements * *integerSize(Cand.ElementType);
+  if (Copies > MaxPrivateBytes)
+    return Refuse("the private copies need " + std::to_string(Copies) +
+                  " bytes, more than " +
+                  std::to_string(MaxPrivateBytes / 1024) +
+                  " KiB of shared memory");
+  for (const SharedArrayInfo &A : K.SharedArrays) {
+    if (A.Dynamic)
+      return Refuse("the kernel uses dynamic shared memory ('" + A.Name +
+                    "'), whose size at launch the tool cannot add to");
+    std::optional<int64_t> Bytes = sharedElementSize(A.ElementType);
+    for (const std::optional<int64_t> &E : A.ExtentValues)
+      Bytes = Bytes && E ? std::optional<int64_t>(*Bytes * *E) : std::nullopt;
+    if (!Bytes)
+      return Refuse("the size of the kernel's shared array '" + A.Name +
+                    "' is not known, so the copies might not fit beside it");
+    Own += *Bytes;
+  }
+  if (Own + Copies > MaxStaticSharedBytes)
+    return Refuse("the private copies (" + std::to_string(Copies) +
+                  " bytes) and the kernel's shared arrays (" +
+                  std::to_string(Own) + " bytes) exceed 48 KiB");
+  // Another array the kernel reads or writes must not be the same memory as
+  // a privatized one: its reads would miss the block's counts until the end.
+  bool OtherPointers = false;
+  for (const ParamInfo &P : K.Params) {
+    bool Privatized = false;
+    for (const Candidate &Cand : C)
+      Privatized |= Cand.Param == P.Name;
+    OtherPointers |= P.IsPointer && !Privatized && P.Access != "none";
+  }
+  if (std::string Alias = launchAliasingReason(K);
+      OtherPointers && !Alias.empty() && !Ctx.Options.AssumeNoAlias)
+    return Refuse(Alias + "; pass --assume-no-alias to privatize anyway");
+  if (K.BodySpan.EndOffset <= K.BodySpan.BeginOffset ||
+      K.BodySpan.EndOffset > Ctx.Source.size() ||
+      Ctx.Source[K.BodySpan.BeginOffset] != '{' ||
+      Ctx.Source[K.BodySpan.EndOffset - 1] != '}')
+    return Refuse("the kernel's body is not written as braces in this file "
+                  "(a macro?)");
+  for (const Candidate &Cand : C)
+    for (const AtomicUpdateInfo *U : Cand.Updates)
+      if (U->BaseSpan.EndOffset <= U->BaseSpan.BeginOffset)
+        return Refuse("the atomic update at " + U->Location +
+                      " is written through a macro");
+  return C;
+}
+
 /// The leading whitespace of the line at Offset.
 std::string indentOfLine(StringRef Source, unsigned Offset) {
   size_t Start = Source.rfind('\n', Offset);
@@ -108,32 +218,10 @@ void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   if (!K.UsesAtomics)
     return; // nothing to privatize; not worth a refusal per kernel
   std::string Why;
-  std::vector<Candidate> C = candidates(K, Why);
-  if (C.empty()) {
+  if (legalCandidates(Ctx, K, Why).empty()) {
     Out.refuse(K.Name, Why);
     return;
   }
-  if (!K.Returns.empty()) {
-    Out.refuse(K.Name, "the kernel returns at " + K.Returns.front() +
-                           ", and every thread must reach the barrier "
-                           "before the block's counts are added");
-    return;
-  }
-  if (K.BodySpan.EndOffset <= K.BodySpan.BeginOffset ||
-      K.BodySpan.EndOffset > Ctx.Source.size() ||
-      Ctx.Source[K.BodySpan.BeginOffset] != '{' ||
-      Ctx.Source[K.BodySpan.EndOffset - 1] != '}') {
-    Out.refuse(K.Name, "the kernel's body is not written as braces in "
-                       "this file (a macro?)");
-    return;
-  }
-  for (const Candidate &Cand : C)
-    for (const AtomicUpdateInfo *U : Cand.Updates)
-      if (U->BaseSpan.EndOffset <= U->BaseSpan.BeginOffset) {
-        Out.refuse(K.Name, "the atomic update at " + U->Location +
-                               " is written through a macro");
-        return;
-      }
   Knob Kn;
   Kn.Id = K.Name + ".privatize";
   Kn.Kernel = K.Name;
@@ -151,7 +239,7 @@ Error Privatize::apply(const RewriteContext &Ctx, const Knob &K,
   if (!KI)
     return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
   std::string Why;
-  std::vector<Candidate> Cands = candidates(*KI, Why);
+  std::vector<Candidate> Cands = legalCandidates(Ctx, *KI, Why);
   if (Cands.empty())
     return makeToolError(ExitCode::Internal, K.Id + ": " + Why);
   std::string In = indentOfLine(Ctx.Source, KI->BodySpan.BeginOffset) + "  ";

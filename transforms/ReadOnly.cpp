@@ -1,6 +1,6 @@
 #include "ReadOnly.h"
+#include "LaunchAliasing.h"
 #include "cro/Support/ToolError.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace llvm;
 
@@ -10,34 +10,6 @@ namespace {
 
 bool wantsEdit(const ParamInfo &P) {
   return P.IsPointer && P.Access == "read" && !(P.PointeeConst && P.IsRestrict);
-}
-
-/// Why the kernel's pointer arguments might alias, or "" when they cannot
-/// (as far as the launches in this file show).
-std::string aliasingReason(const KernelInfo &K) {
-  for (const ParamInfo &P : K.Params)
-    if (P.IsPointer && P.Access == "unknown")
-      return "pointer parameter '" + P.Name + "' escapes the analysis (" +
-             P.EscapeReason + ")";
-  if (K.Launches.empty())
-    return "no launch of the kernel in this file shows its arguments";
-  for (const LaunchSite &L : K.Launches) {
-    if (L.Args.size() != K.Params.size())
-      return "the arguments of the launch at " + L.Location +
-             " are not visible";
-    StringSet<> Seen;
-    for (size_t I = 0; I < K.Params.size(); ++I) {
-      if (!K.Params[I].IsPointer)
-        continue;
-      const LaunchSite::Argument &A = L.Args[I];
-      if (A.BaseVariable.empty())
-        return "argument '" + A.Text + "' at " + L.Location +
-               " is not a plain pointer variable, so it may alias another";
-      if (!Seen.insert(A.BaseVariable).second)
-        return "'" + A.BaseVariable + "' is passed twice at " + L.Location;
-    }
-  }
-  return "";
 }
 
 } // namespace
@@ -82,7 +54,7 @@ void ReadOnly::describe(const RewriteContext &Ctx, const KernelInfo &K,
                          "of parameters");
       return;
     }
-  std::string Alias = aliasingReason(K);
+  std::string Alias = launchAliasingReason(K);
   if (!Alias.empty() && !Ctx.Options.AssumeNoAlias) {
     Out.refuse(K.Name, Alias + "; pass --assume-no-alias to allow "
                                "__restrict__ anyway");

@@ -70,7 +70,7 @@ class BodyAnalyzer : public RecursiveASTVisitor<BodyAnalyzer> {
 public:
   BodyAnalyzer(const FunctionDecl *Kernel, const SourceText &Text,
                KernelInfo &Info)
-      : Text(Text), Info(Info), Affine(Text, Kernel) {}
+      : Kernel(Kernel), Text(Text), Info(Info), Affine(Text, Kernel) {}
 
   void run(const Stmt *Body) {
     TraverseStmt(const_cast<Stmt *>(Body));
@@ -151,14 +151,39 @@ public:
   // --- statements whose value is discarded, and returns -------------------
   // The visitor sees a statement before its parts, so a call is known to be
   // in statement position (its result unused) by the time it is visited.
+  static const Expr *discardedForm(const Expr *E) {
+    const Expr *X = E->IgnoreParenImpCasts();
+    if (const auto *CS = dyn_cast<CStyleCastExpr>(X);
+        CS && CS->getType()->isVoidType())
+      X = CS->getSubExpr()->IgnoreParenImpCasts();
+    return X;
+  }
   void discards(const Stmt *S) {
-    if (const auto *E = dyn_cast_or_null<Expr>(S)) {
-      const Expr *X = E->IgnoreParenImpCasts();
-      if (const auto *CS = dyn_cast<CStyleCastExpr>(X);
-          CS && CS->getType()->isVoidType())
-        X = CS->getSubExpr()->IgnoreParenImpCasts();
-      Discarded.insert(X);
-    }
+    if (const auto *E = dyn_cast_or_null<Expr>(S))
+      if (!Kept.count(discardedForm(E)))
+        Discarded.insert(discardedForm(E));
+  }
+  /// `({ ...; atomicAdd(...); })`: the last statement is the value.
+  bool VisitStmtExpr(StmtExpr *S) {
+    if (const CompoundStmt *CS = S->getSubStmt(); CS && !CS->body_empty())
+      if (const auto *E = dyn_cast<Expr>(CS->body_back()))
+        Kept.insert(discardedForm(E));
+    return true;
+  }
+  /// Every reference to one of the kernel's own parameters (not a lambda's
+  /// of the same name): a transform that rewrites some uses of a parameter
+  /// can check that it sees them all.
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(E->getDecl());
+        P && P->getDeclContext() == Kernel)
+      for (ParamInfo &PI : Info.Params)
+        if (PI.Name == P->getNameAsString())
+          ++PI.Uses;
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *S) {
+    Info.AsmStatements.push_back(Text.location(S->getAsmLoc()));
+    return true;
   }
   bool VisitCompoundStmt(CompoundStmt *S) {
     for (const Stmt *Child : S->body())
@@ -494,7 +519,9 @@ private:
     A.ResultUsed = !Discarded.count(C);
     if (C->getNumArgs() == 0)
       return;
-    const Expr *Target = stripCasts(C->getArg(0));
+    // Implicit conversions only: an explicit cast changes the width or
+    // type the atomic works on, which a copy of the array's type would not.
+    const Expr *Target = C->getArg(0)->IgnoreParenImpCasts();
     const auto *UO = dyn_cast<UnaryOperator>(Target);
     const auto *AS = UO && UO->getOpcode() == UO_AddrOf
                          ? dyn_cast<ArraySubscriptExpr>(
@@ -506,7 +533,7 @@ private:
       const auto *DRE =
           dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
       const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-      if (P && P->getType()->isPointerType() &&
+      if (P && P->getDeclContext() == Kernel && P->getType()->isPointerType() &&
           Text.inMainFile(DRE->getBeginLoc()) &&
           !DRE->getBeginLoc().isMacroID()) {
         A.Base = P->getNameAsString();
@@ -676,6 +703,7 @@ private:
     }
   }
 
+  const FunctionDecl *Kernel;
   const SourceText &Text;
   KernelInfo &Info;
   AffineBuilder Affine;
@@ -684,6 +712,7 @@ private:
   DenseSet<const Expr *> Inner;
   DenseMap<const Expr *, std::string> ModeOf;
   DenseSet<const Expr *> Discarded; ///< expressions used as statements
+  DenseSet<const Expr *> Kept; ///< last statements of statement expressions
   DenseMap<const VarDecl *, const Expr *> Aliases;
   std::set<std::string> BlockDims;
 };

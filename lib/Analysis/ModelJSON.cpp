@@ -114,6 +114,7 @@ json::Value toJSON(const ParamInfo &P) {
     O["aliased_by_non_const"] = P.AliasedByNonConst;
     if (!P.ModifiedAt.empty())
       O["modified_at"] = P.ModifiedAt;
+    O["uses"] = int64_t(P.Uses);
     O["pointee_type"] = P.PointeeType;
     O["pointee_const"] = P.PointeeConst;
     O["access"] = P.Access;
@@ -308,6 +309,7 @@ json::Value toJSON(const KernelInfo &K) {
       {"uses_atomics", K.UsesAtomics},
       {"atomics", arrayOf(K.Atomics)},
       {"returns", strings(K.Returns)},
+      {"asm_statements", strings(K.AsmStatements)},
       {"body_span", toJSON(K.BodySpan)},
       {"name_offset", K.NameOffset},
       {"decl_line_offset", K.DeclLineOffset},

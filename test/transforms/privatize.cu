@@ -94,9 +94,69 @@ __global__ void shifted(const unsigned char *d, unsigned int *bins, int n) {
     atomicAdd(&bins[d[i]], 1u);
 }
 
+// Uses of the array other than the rewritten updates.
+__global__ void other_use(const unsigned char *d, unsigned int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int *h = bins;
+  if (i < n)
+    atomicAdd(&bins[d[i]], 1u);
+  atomicCAS(&h[0], 0u, 0u);
+}
+
+// A lambda's parameter of the same name is not the kernel's.
+__global__ void lambda_param(const unsigned char *d, int *bins, int *other) {
+  auto add = [](int *bins, unsigned char v) { atomicAdd(&bins[v], 1); };
+  add(other, d[threadIdx.x]);
+}
+
+// An explicit cast changes the width the atomic works on.
+__global__ void cast_target(const unsigned char *d, unsigned long long *bins) {
+  atomicAdd((unsigned int *)&bins[d[threadIdx.x]], 1u);
+}
+
+__global__ void asm_exit(const unsigned char *d, unsigned int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    asm volatile("exit;");
+  atomicAdd(&bins[d[i]], 1u);
+}
+
+__global__ void dynamic_shared(const unsigned char *d, unsigned int *bins) {
+  extern __shared__ unsigned char stage[];
+  stage[threadIdx.x] = d[threadIdx.x];
+  atomicAdd(&bins[stage[threadIdx.x]], 1u);
+}
+
+__global__ void aliased(const unsigned char *d, unsigned int *bins,
+                        const unsigned int *view, unsigned int *out) {
+  atomicAdd(&bins[d[threadIdx.x]], 1u);
+  out[threadIdx.x] = view[0];
+}
+
+void run(const unsigned char *d, const int *v, unsigned int *b,
+         unsigned long long *s, unsigned int *c, unsigned int *o, int n) {
+  histogram<<<1320, 256>>>(d, b, n);
+  masked2d<<<dim3(8, 8), dim3(16, 16)>>>(v, s, c, n);
+  aliased<<<1, 256>>>(d, b, b, o);
+}
+
+// The value of a statement expression is its last statement's.
+__global__ void stmt_expr(const unsigned char *d, unsigned int *bins,
+                          unsigned int *out) {
+  out[threadIdx.x] = ({ atomicAdd(&bins[d[threadIdx.x]], 1u); });
+}
+
+// Overloads share the knob's name: which one would it rewrite?
+__global__ void over(const unsigned char *d, int *bins) {
+  atomicAdd(&bins[d[threadIdx.x]], 1);
+}
+__global__ void over(const unsigned char *d, unsigned int *bins) {
+  atomicAdd(&bins[d[threadIdx.x]], 1u);
+}
+
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "histogram.privatize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "masked2d.privatize"
-// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|signed_rem|unknown_range|also_read|maximum|too_big|scalar|shifted}}.privatize"
+// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|signed_rem|unknown_range|also_read|maximum|too_big|scalar|shifted|other_use|lambda_param|cast_target|asm_exit|dynamic_shared|aliased|stmt_expr|over}}.privatize"
 // KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:36:15 is used, and a private copy would return another"
 // KNOBS-DAG: reason = "'bins' holds float, and only int, unsigned int and (unsigned) long long sums are exact in any order"
 // KNOBS-DAG: reason = "the kernel returns at {{.*}}privatize.cu:48:5, and every thread must reach the barrier before the block's counts are added"
@@ -107,6 +167,14 @@ __global__ void shifted(const unsigned char *d, unsigned int *bins, int n) {
 // KNOBS-DAG: reason = "'bins' is updated with atomicMax at {{.*}}privatize.cu:75:5; only atomicAdd is privatized"
 // KNOBS-DAG: reason = "a private copy of 'bins' needs 65536 elements, more than 16 KiB of shared memory"
 // KNOBS-DAG: reason = "no atomic update is written `atomicAdd(&param[index], value)` on a pointer parameter"
+// KNOBS-DAG: reason = "'bins' is used 2 times, not only in the 1 `atomicAdd(&bins[index], value)` updates"
+// KNOBS-DAG: refused[[[LAMBDA:[0-9]+]]].kernel = "lambda_param"
+// KNOBS-DAG: refused[[[CAST:[0-9]+]]].kernel = "cast_target"
+// KNOBS-DAG: reason = "the kernel has inline assembly at {{.*}}privatize.cu:120:5, which may end a thread before the barrier"
+// KNOBS-DAG: reason = "the kernel uses dynamic shared memory ('stage'), whose size at launch the tool cannot add to"
+// KNOBS-DAG: reason = "'b' is passed twice at {{.*}}privatize.cu:140:3; pass --assume-no-alias to privatize anyway"
+// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:146:25 is used, and a private copy would return another"
+// KNOBS-DAG: reason = "the kernel's name is overloaded in this file, so the knob could not say which kernel it rewrites"
 
 // CHECK:      __global__ void histogram(const unsigned char *data, unsigned int *bins, int n) {
 // CHECK-NEXT: +  // cuda-rewrite-opt privatize: this block's atomic updates go to a copy

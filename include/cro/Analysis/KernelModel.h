@@ -54,6 +54,8 @@ struct ParamInfo {
   /// Where the parameter itself is first assigned, incremented or has its
   /// address taken in the body ("" = never: it keeps the launch's value).
   std::string ModifiedAt;
+  /// References to the parameter in the body (any use, of any kind).
+  unsigned Uses = 0;
 };
 
 struct TemplateParamInfo {
@@ -326,6 +328,8 @@ struct KernelInfo {
   std::vector<AtomicUpdateInfo> Atomics;
   /// `return` statements anywhere in the body ("file:line:col").
   std::vector<std::string> Returns;
+  /// Inline assembly statements in the body (one may end the thread).
+  std::vector<std::string> AsmStatements;
   std::vector<BlockCoupling> Couplings; ///< symbols shared with launches
   std::vector<BlockCoupling>
       HardcodedSize; ///< literals equal to the block size
