@@ -87,27 +87,44 @@ TEST(Compare, IdenticalBuffersTakeTheFastPathWithTheSameVerdict) {
   EXPECT_TRUE(compareBuffers("", "", ElementKind::Exact, {0, 0}).Equal);
 }
 
-TEST(Verify, ComparesEveryCaptureAndReportsTheFirstDifferenceInOrder) {
-  // The captures are compared in parallel; the verdict and the reason must
-  // be those of comparing them one after the other.
-  llvm::SmallString<128> Dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-verify", Dir));
-  auto Write = [&](const std::string &Name, const std::vector<float> &V) {
+/// Captures written to a temporary directory (removed at the end), and a
+/// model with one kernel whose only parameter is a float array.
+class FloatCaptures {
+public:
+  explicit FloatCaptures(const std::string &Kernel) {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-verify", Dir));
+    KernelInfo K;
+    K.Name = Kernel;
+    ParamInfo Out;
+    Out.IsPointer = true;
+    Out.PointeeType = "float";
+    K.Params.push_back(Out);
+    Model.Kernels.push_back(K);
+  }
+  ~FloatCaptures() { llvm::sys::fs::remove_directories(Dir); }
+  /// The file holding V, named Name.
+  std::string write(const std::string &Name, const std::vector<float> &V) {
     llvm::SmallString<128> P(Dir);
     llvm::sys::path::append(P, Name);
     std::error_code EC;
     llvm::raw_fd_ostream OS(P, EC);
     OS << bytes(V);
     return P.str().str();
-  };
+  }
   KernelModel Model;
-  KernelInfo K;
-  K.Name = "k";
-  ParamInfo Out;
-  Out.IsPointer = true;
-  Out.PointeeType = "float";
-  K.Params.push_back(Out);
-  Model.Kernels.push_back(K);
+
+private:
+  llvm::SmallString<128> Dir;
+};
+
+TEST(Verify, ComparesEveryCaptureAndReportsTheFirstDifferenceInOrder) {
+  // The captures are compared in parallel; the verdict and the reason must
+  // be those of comparing them one after the other.
+  FloatCaptures F("k");
+  auto Write = [&](const std::string &N, const std::vector<float> &V) {
+    return F.write(N, V);
+  };
+  const KernelModel &Model = F.Model;
   std::vector<float> Data(100000, 1.5f), Off = Data;
   Off[77] = 2.0f;
   ProgramRun Original, Good, Bad;
@@ -133,7 +150,6 @@ TEST(Verify, ComparesEveryCaptureAndReportsTheFirstDifferenceInOrder) {
   Bad.Captures[3].Launch = 40;
   EXPECT_NE(verify(Original, Bad, Model, Opts).find("launches differ"),
             std::string::npos);
-  llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(Verify, ARunKeepsItsDirectoriesSoTheSearchCanDeleteThem) {
@@ -164,24 +180,11 @@ TEST(Verify, ANonDeterministicOriginalSetsTheFloor) {
   // Two runs of the original differ by 0.01 on one element (float atomics):
   // a variant off by 0.015 there passes (within twice that), one off by
   // 0.05 does not, and the reason says how much the original varies.
-  llvm::SmallString<128> Dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-noise", Dir));
-  auto Write = [&](const std::string &Name, const std::vector<float> &V) {
-    llvm::SmallString<128> P(Dir);
-    llvm::sys::path::append(P, Name);
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    OS << bytes(V);
-    return P.str().str();
+  FloatCaptures F("dot");
+  auto Write = [&](const std::string &N, const std::vector<float> &V) {
+    return F.write(N, V);
   };
-  KernelModel Model;
-  KernelInfo K;
-  K.Name = "dot";
-  ParamInfo Out;
-  Out.IsPointer = true;
-  Out.PointeeType = "float";
-  K.Params.push_back(Out);
-  Model.Kernels.push_back(K);
+  const KernelModel &Model = F.Model;
   std::vector<float> Ref(1000, 1.0f);
   auto Off = [&](float D) {
     std::vector<float> V = Ref;
@@ -208,7 +211,6 @@ TEST(Verify, ANonDeterministicOriginalSetsTheFloor) {
   EXPECT_NE(Why.find("the original itself varies by up to 0.01"),
             std::string::npos)
       << Why;
-  llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(Statistics, MedianSpreadAndNoise) {
