@@ -118,9 +118,10 @@ std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
     auto RX = MemoryBuffer::getFile(X.File), RY = MemoryBuffer::getFile(Y.File);
     if (!RX || !RY)
       return;
-    Noise[I] = compareBuffers((*RX)->getBuffer(), (*RY)->getBuffer(), Kind,
-                              Tolerance::defaultFor(Kind))
-                   .MaxAbsError;
+    CompareResult C = compareBuffers((*RX)->getBuffer(), (*RY)->getBuffer(),
+                                     Kind, Tolerance::defaultFor(Kind));
+    if (C.MaxRelError <= MaxOriginalNoiseFraction)
+      Noise[I] = C.MaxAbsError;
   });
   return Noise;
 }

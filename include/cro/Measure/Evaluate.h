@@ -51,6 +51,12 @@ struct EvaluateOptions {
 /// compared with one run of the original: twice the original's spread.
 constexpr double OriginalNoiseFactor = 2.0;
 
+/// Run-to-run differences beyond this fraction of a buffer's largest value
+/// are not rounding (summation order) but different data -- inputs drawn
+/// anew each run, say. Such a buffer gets no allowance: widening the
+/// tolerance to them would let any variant pass.
+constexpr double MaxOriginalNoiseFraction = 1e-2;
+
 struct KernelTiming {
   std::string Kernel;
   /// ms. Median: the median of the per-run medians; the spread (P25..P75,
@@ -106,8 +112,9 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
                       llvm::StringRef Tag, bool Capture = true);
 
 /// For each capture, how much two runs of the same program differ (float
-/// captures; 0 for exact ones and identical bytes); empty when the runs
-/// did not make the same captures.
+/// captures; 0 for exact ones, identical bytes, and differences beyond
+/// MaxOriginalNoiseFraction of the data); empty when the runs did not make
+/// the same captures.
 std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
                                  const KernelModel &Model);
 
