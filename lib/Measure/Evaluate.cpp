@@ -4,6 +4,7 @@
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <sstream>
 
@@ -98,30 +99,51 @@ ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
   return ElementKind::Exact;
 }
 
-} // namespace
-
-std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
-                                 const KernelModel &Model) {
-  if (A.Captures.size() != B.Captures.size())
-    return {};
+/// Where the captures of two runs of the same program stop matching
+/// launch for launch (kernel, launch, allocation), or nullopt when they all
+/// match; both lists must be as long.
+std::optional<size_t> firstDifferentLaunch(const ProgramRun &A,
+                                           const ProgramRun &B) {
   for (size_t I = 0; I < A.Captures.size(); ++I)
     if (A.Captures[I].Kernel != B.Captures[I].Kernel ||
         A.Captures[I].Launch != B.Captures[I].Launch ||
         A.Captures[I].Allocation != B.Captures[I].Allocation)
-      return {};
+      return I;
+  return std::nullopt;
+}
+
+/// Compares two captures of the same launch and allocation; nullopt when
+/// a file cannot be read.
+std::optional<CompareResult> compareCaptures(const CaptureRecord &A,
+                                             const CaptureRecord &B,
+                                             ElementKind Kind,
+                                             const Tolerance &Tol) {
+  auto RA = MemoryBuffer::getFile(A.File), RB = MemoryBuffer::getFile(B.File);
+  if (!RA || !RB)
+    return std::nullopt;
+  return compareBuffers((*RA)->getBuffer(), (*RB)->getBuffer(), Kind, Tol);
+}
+
+std::string whereOf(const CaptureRecord &A) {
+  return A.Kernel + " launch " + std::to_string(A.Launch & 0xfffff) +
+         ", allocation " + std::to_string(A.Allocation);
+}
+
+} // namespace
+
+std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
+                                 const KernelModel &Model) {
+  if (A.Captures.size() != B.Captures.size() || firstDifferentLaunch(A, B))
+    return {};
   std::vector<double> Noise(A.Captures.size(), 0.0);
   parallelFor(0, A.Captures.size(), [&](size_t I) {
-    const CaptureRecord &X = A.Captures[I], &Y = B.Captures[I];
-    ElementKind Kind = kindOf(X, Model);
+    ElementKind Kind = kindOf(A.Captures[I], Model);
     if (Kind == ElementKind::Exact)
       return;
-    auto RX = MemoryBuffer::getFile(X.File), RY = MemoryBuffer::getFile(Y.File);
-    if (!RX || !RY)
-      return;
-    CompareResult C = compareBuffers((*RX)->getBuffer(), (*RY)->getBuffer(),
-                                     Kind, Tolerance::defaultFor(Kind));
-    if (C.MaxRelError <= MaxOriginalNoiseFraction)
-      Noise[I] = C.MaxAbsError;
+    std::optional<CompareResult> C = compareCaptures(
+        A.Captures[I], B.Captures[I], Kind, Tolerance::defaultFor(Kind));
+    if (C && C->MaxRelError <= MaxOriginalNoiseFraction)
+      Noise[I] = C->MaxAbsError;
   });
   return Noise;
 }
@@ -134,29 +156,21 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     return "the variant made " + std::to_string(Variant.Captures.size()) +
            " captures of target launches, the original " +
            std::to_string(Original.Captures.size());
-  auto WhereOf = [](const CaptureRecord &A) {
-    return A.Kernel + " launch " + std::to_string(A.Launch & 0xfffff) +
-           ", allocation " + std::to_string(A.Allocation);
-  };
-  for (size_t I = 0; I < Original.Captures.size(); ++I) {
-    const CaptureRecord &A = Original.Captures[I], &B = Variant.Captures[I];
-    if (A.Kernel != B.Kernel || A.Launch != B.Launch ||
-        A.Allocation != B.Allocation)
-      return "the variant's launches differ from the original's at " +
-             WhereOf(A);
-  }
+  if (std::optional<size_t> I = firstDifferentLaunch(Original, Variant))
+    return "the variant's launches differ from the original's at " +
+           whereOf(Original.Captures[*I]);
   // The captures are compared on every core at once: a program can capture
   // gigabytes per run (8 launches x every buffer), and this comparison is
   // the tool's own time between two GPU runs. The first difference in
-  // capture order is the one reported, as with one thread.
-  std::vector<std::string> Problems(Original.Captures.size());
-  parallelFor(0, Original.Captures.size(), [&](size_t I) {
-    const CaptureRecord &A = Original.Captures[I], &B = Variant.Captures[I];
-    auto RA = MemoryBuffer::getFile(A.File), RB = MemoryBuffer::getFile(B.File);
-    if (!RA || !RB) {
-      Problems[I] = "a capture of " + WhereOf(A) + " could not be read";
+  // capture order is the one reported, as with one thread; captures after
+  // a known difference are not compared.
+  const size_t N = Original.Captures.size();
+  std::vector<std::string> Problems(N);
+  std::atomic<size_t> FirstProblem{N};
+  parallelFor(0, N, [&](size_t I) {
+    if (I > FirstProblem.load())
       return;
-    }
+    const CaptureRecord &A = Original.Captures[I];
     ElementKind Kind = kindOf(A, Model);
     Tolerance Tol = Tolerance::defaultFor(Kind);
     if (Opts.RelTol && Kind != ElementKind::Exact)
@@ -164,19 +178,26 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     double Noise = I < Opts.OriginalNoise.size() ? Opts.OriginalNoise[I] : 0.0;
     if (Kind != ElementKind::Exact)
       Tol.AbsFloor = OriginalNoiseFactor * Noise;
-    CompareResult C =
-        compareBuffers((*RA)->getBuffer(), (*RB)->getBuffer(), Kind, Tol);
-    if (!C.Equal) {
+    std::optional<CompareResult> C =
+        compareCaptures(A, Variant.Captures[I], Kind, Tol);
+    if (!C) {
+      Problems[I] = "a capture of " + whereOf(A) + " could not be read";
+    } else if (!C->Equal) {
       std::ostringstream Varies;
       Varies.precision(3);
       if (Noise > 0)
         Varies << "; the original itself varies by up to " << Noise
                << " between runs";
-      Problems[I] = "output differs from the original's (" + WhereOf(A) + ", " +
-                    std::to_string(C.Mismatches) + " of " +
-                    std::to_string(C.Elements) +
-                    " elements; first: " + C.Reason + Varies.str() + ")";
+      Problems[I] = "output differs from the original's (" + whereOf(A) + ", " +
+                    std::to_string(C->Mismatches) + " of " +
+                    std::to_string(C->Elements) +
+                    " elements; first: " + C->Reason + Varies.str() + ")";
+    } else {
+      return;
     }
+    size_t Seen = FirstProblem.load();
+    while (I < Seen && !FirstProblem.compare_exchange_weak(Seen, I))
+      ;
   });
   for (const std::string &P : Problems)
     if (!P.empty())
