@@ -27,15 +27,12 @@ std::optional<LocalGpu> parseNvidiaSmiLine(StringRef Line) {
   return G;
 }
 
-std::optional<LocalGpu> probeLocalGpu() {
+namespace {
+
+std::optional<LocalGpu> askNvidiaSmi() {
   ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi");
   if (!Smi)
     return std::nullopt;
-  SmallString<128> OutPath;
-  if (sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", OutPath))
-    return std::nullopt;
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
-                                          StringRef("")};
   std::vector<StringRef> Args = {*Smi,
                                  "--query-gpu=name,compute_cap,driver_version",
                                  "--format=csv,noheader"};
@@ -46,13 +43,16 @@ std::optional<LocalGpu> probeLocalGpu() {
   if (std::optional<std::string> V =
           sys::Process::GetEnv("CUDA_VISIBLE_DEVICES")) {
     Visible = StringRef(*V).split(',').first.trim().str();
-    if (Visible.empty() || Visible == "-1") {
-      sys::fs::remove(OutPath);
+    if (Visible.empty() || Visible == "-1")
       return std::nullopt;
-    }
     Args.push_back("-i");
     Args.push_back(Visible);
   }
+  SmallString<128> OutPath;
+  if (sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", OutPath))
+    return std::nullopt;
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
+                                          StringRef("")};
   int RC = sys::ExecuteAndWait(*Smi, Args, std::nullopt, Redirects,
                                /*SecondsToWait=*/20);
   std::optional<LocalGpu> Result;
@@ -61,6 +61,13 @@ std::optional<LocalGpu> probeLocalGpu() {
       Result = parseNvidiaSmiLine((*Buf)->getBuffer().split('\n').first);
   sys::fs::remove(OutPath);
   return Result;
+}
+
+} // namespace
+
+std::optional<LocalGpu> probeLocalGpu() {
+  static const std::optional<LocalGpu> Gpu = askNvidiaSmi();
+  return Gpu;
 }
 
 } // namespace cro

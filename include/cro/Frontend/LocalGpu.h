@@ -14,8 +14,12 @@ struct LocalGpu {
   std::string Driver; ///< driver version, e.g. "580.95.05"
 };
 
-/// Asks nvidia-smi (if installed) for the first GPU. Returns nullopt on a
-/// machine without a GPU or driver; never fails loudly.
+/// Asks nvidia-smi (if installed) for the GPU the programs will run on: the
+/// first one CUDA_VISIBLE_DEVICES names, else the first. Returns nullopt on
+/// a machine without a GPU or driver (or with CUDA_VISIBLE_DEVICES set but
+/// empty); never fails loudly. Asked once per process: the parse and the
+/// command both need it, and each nvidia-smi call takes a noticeable part
+/// of a second.
 std::optional<LocalGpu> probeLocalGpu();
 
 /// Parses one line of `nvidia-smi --query-gpu=name,compute_cap,driver_version
