@@ -176,9 +176,8 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *P = dyn_cast<ParmVarDecl>(E->getDecl());
         P && P->getDeclContext() == Kernel)
-      for (ParamInfo &PI : Info.Params)
-        if (PI.Name == P->getNameAsString())
-          ++PI.Uses;
+      if (ParamInfo *PI = paramInfo(P))
+        ++PI->Uses;
     return true;
   }
   bool VisitAsmStmt(AsmStmt *S) {
@@ -275,9 +274,8 @@ public:
         else
           Aliases[VD] = VD->getInit();
         if (!VD->getType()->getPointeeType().isConstQualified())
-          for (ParamInfo &PI : Info.Params)
-            if (PI.Name == P->getNameAsString())
-              PI.AliasedByNonConst = true;
+          if (ParamInfo *PI = paramInfo(P))
+            PI->AliasedByNonConst = true;
       }
     }
     return true;
@@ -550,17 +548,22 @@ private:
   void noteModifiedParam(const Expr *E, const Stmt *S) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-    if (!P)
-      return;
-    for (ParamInfo &PI : Info.Params)
-      if (PI.Name == P->getNameAsString() && PI.ModifiedAt.empty())
-        PI.ModifiedAt = Text.location(S->getBeginLoc());
+    if (ParamInfo *PI = P ? paramInfo(P) : nullptr;
+        PI && PI->ModifiedAt.empty())
+      PI->ModifiedAt = Text.location(S->getBeginLoc());
   }
 
   void escape(const ParmVarDecl *P, const std::string &Why) {
+    if (ParamInfo *PI = paramInfo(P); PI && PI->EscapeReason.empty())
+      PI->EscapeReason = Why;
+  }
+
+  /// The model's entry for parameter P, by its name.
+  ParamInfo *paramInfo(const ParmVarDecl *P) {
     for (ParamInfo &PI : Info.Params)
-      if (PI.Name == P->getNameAsString() && PI.EscapeReason.empty())
-        PI.EscapeReason = Why;
+      if (PI.Name == P->getNameAsString())
+        return &PI;
+    return nullptr;
   }
 
   void recordPointerAccess(const Expr *Ptr, const Expr *AccessE,
