@@ -3,6 +3,7 @@
 #include "ThreadRemap.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/TextLines.h"
 #include "cro/Support/ToolError.h"
 #include <map>
 #include <set>
@@ -170,12 +171,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                             L.Location);
         } else {
           Sym.InsertAt = B.DefinitionLine.EndOffset;
-          Sym.Indent =
-              Src.substr(B.DefinitionLine.BeginOffset,
-                         B.DefinitionLine.EndOffset -
-                             B.DefinitionLine.BeginOffset)
-                  .take_while([](char C) { return C == ' ' || C == '\t'; })
-                  .str();
+          Sym.Indent = lineIndent(Src, B.DefinitionLine.BeginOffset).str();
         }
       } else if (B.Kind == "literal") {
         const SourceSpan &R = B.ResolvedSpan;

@@ -1,6 +1,7 @@
 #include "Privatize.h"
 #include "LaunchAliasing.h"
 #include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/TextLines.h"
 #include "cro/Support/ToolError.h"
 
 using namespace llvm;
@@ -203,14 +204,6 @@ std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
   return C;
 }
 
-/// The leading whitespace of the line at Offset.
-std::string indentOfLine(StringRef Source, unsigned Offset) {
-  size_t Start = Source.rfind('\n', Offset);
-  Start = Start == StringRef::npos ? 0 : Start + 1;
-  size_t End = Source.find_first_not_of(" \t", Start);
-  return Source.substr(Start, End - Start).str();
-}
-
 } // namespace
 
 void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
@@ -242,7 +235,8 @@ Error Privatize::apply(const RewriteContext &Ctx, const Knob &K,
   std::vector<Candidate> Cands = legalCandidates(Ctx, *KI, Why);
   if (Cands.empty())
     return makeToolError(ExitCode::Internal, K.Id + ": " + Why);
-  std::string In = indentOfLine(Ctx.Source, KI->BodySpan.BeginOffset) + "  ";
+  std::string In =
+      lineIndent(Ctx.Source, KI->BodySpan.BeginOffset).str() + "  ";
   // The thread's rank in its block and the block's size, whatever the
   // block's shape: each element of a copy is zeroed and added by one thread.
   std::string Rank = freshIdentifier(Ctx.Source, "cro_rank");

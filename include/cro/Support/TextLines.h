@@ -18,6 +18,13 @@ inline unsigned lineEnd(llvm::StringRef Source, unsigned Offset) {
   return P == llvm::StringRef::npos ? Source.size() : P;
 }
 
+/// The spaces and tabs that start the line holding Offset.
+inline llvm::StringRef lineIndent(llvm::StringRef Source, unsigned Offset) {
+  return Source.substr(lineStart(Source, Offset)).take_while([](char C) {
+    return C == ' ' || C == '\t';
+  });
+}
+
 } // namespace cro
 
 #endif
