@@ -116,6 +116,31 @@ def per_kernel(program, rep, bw_gbps, peak_tflops):
                     "roofline_fraction": floor / best if best else None})
     return out
 
+def machine_of(directory):
+    """The machine files bench/run.sh writes, one per call and GPU: the
+    last one's text, and what the table's header says (GPU, driver, nvcc,
+    the first and last start time, how many there were)."""
+    files = sorted(glob.glob(os.path.join(directory, "machine-*.txt")))
+    texts = [open(f).read() for f in files]
+    setup = {"gpu": "unknown GPU", "driver": "unknown", "nvcc": "unknown", "commit": "",
+             "first": "", "last": "", "calls": len(files)}
+    dates = []
+    for t in texts:
+        for line in t.splitlines():
+            if line.startswith("date: "):
+                dates.append(line[6:].strip())
+            elif line.startswith("commit: "):
+                setup["commit"] = line[8:].strip()[:7]
+            elif "release" in line and "," in line:
+                setup["nvcc"] = line.rsplit(" ", 1)[-1].lstrip("V")
+            elif line.count(",") == 2 and not line.startswith("Build"):
+                gpu, cc, driver = [x.strip() for x in line.split(",")]
+                setup["gpu"], setup["driver"] = f"{gpu} (sm_{cc.replace('.', '')})", driver
+    if dates:
+        setup["first"], setup["last"] = min(dates), max(dates)
+    return (texts[-1] if texts else ""), setup
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
@@ -126,9 +151,7 @@ def main():
     ap.add_argument("--commit", default="")
     a = ap.parse_args()
     bw_gbps, peak_tflops = ceilings(a.dir)
-    machine = ""
-    for f in sorted(glob.glob(os.path.join(a.dir, "machine-*.txt"))):
-        machine = open(f).read()
+    machine, setup = machine_of(a.dir)
     rows = []
     for p in load(a.corpus)["programs"]:
         name = p["name"]
@@ -201,9 +224,12 @@ def main():
         "max_tool_overhead_fraction": max(overheads) if overheads else None,
         "copy_bandwidth_gbps": bw_gbps, "fp32_peak_tflops": peak_tflops,
     }
-    result = {"machine": machine, "commit": a.commit, "summary": summary, "kernels": rows}
+    result = {"machine": machine, "setup": setup, "commit": a.commit, "summary": summary, "kernels": rows}
     json.dump(result, open(a.json, "w"), indent=1)
-    lines = [f"| program | original | block size only | cuda-rewrite-opt | speedup | over block-size-only | roofline floor | fraction of floor | verified | evaluations | wall | tool overhead |",
+    lines = [f"{setup['gpu']}, driver {setup['driver']}, nvcc {setup['nvcc']}; tool commit "
+             f"{a.commit or setup['commit']}; bench/run.sh started {setup['calls']} time(s) (once per device call "
+             f"and GPU), {' to '.join(sorted(set([setup['first'], setup['last']])))}.", "",
+             f"| program | original | block size only | cuda-rewrite-opt | speedup | over block-size-only | roofline floor | fraction of floor | verified | evaluations | wall | tool overhead |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         f = lambda v, d=4: "-" if v is None else f"{v:.{d}f}"
