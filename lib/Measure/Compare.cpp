@@ -51,7 +51,7 @@ CompareResult compareFloats(const char *Ref, const char *Got, size_t N,
     if (std::isfinite(V))
       MaxRef = std::max(MaxRef, std::fabs(V));
   }
-  double Floor = std::max(Tol.AbsFloorScale * MaxRef, Tol.AbsFloor);
+  double Floor = Tol.AbsFloorScale * MaxRef;
   // The common case -- both finite, within the tolerance -- is one test per
   // element with no division (the largest error is divided by max|ref|
   // once, at the end): this loop runs over gigabytes of captures per

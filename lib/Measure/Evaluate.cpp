@@ -5,8 +5,10 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace llvm;
 
@@ -131,20 +133,41 @@ std::string whereOf(const CaptureRecord &A) {
 
 } // namespace
 
-std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
+std::vector<double> captureNoise(const ProgramRun &Reference,
+                                 ArrayRef<ProgramRun> Others,
                                  const KernelModel &Model) {
-  if (A.Captures.size() != B.Captures.size() || firstDifferentLaunch(A, B))
-    return {};
-  std::vector<double> Noise(A.Captures.size(), 0.0);
-  parallelFor(0, A.Captures.size(), [&](size_t I) {
-    ElementKind Kind = kindOf(A.Captures[I], Model);
-    if (Kind == ElementKind::Exact)
-      return;
-    std::optional<CompareResult> C = compareCaptures(
-        A.Captures[I], B.Captures[I], Kind, Tolerance::defaultFor(Kind));
-    if (C && C->MaxRelError <= MaxOriginalNoiseFraction)
-      Noise[I] = C->MaxAbsError;
-  });
+  const size_t N = Reference.Captures.size();
+  std::vector<double> Noise(N, 0.0);
+  for (const ProgramRun &B : Others) {
+    if (B.Captures.size() != N || firstDifferentLaunch(Reference, B))
+      continue;
+    parallelFor(0, N, [&](size_t I) {
+      ElementKind Kind = kindOf(Reference.Captures[I], Model);
+      if (Kind == ElementKind::Exact)
+        return;
+      std::optional<CompareResult> C =
+          compareCaptures(Reference.Captures[I], B.Captures[I], Kind,
+                          Tolerance::defaultFor(Kind));
+      if (C && C->MaxRelError <= MaxOriginalNoiseFraction)
+        Noise[I] = std::max(Noise[I], C->MaxRelError);
+    });
+  }
+  // One pair of runs under-estimates the variation: on the H200, cg's
+  // variants differed from the original by up to 3.3x what two of its own
+  // runs did in the same capture, and early launches often agree bit for
+  // bit by chance while later ones of the same kernel and argument do not.
+  // So every launch of a kernel gets the largest variation seen on the same
+  // allocation slot (and argument set) in any of its captured launches.
+  std::map<std::tuple<std::string, int, int>, double> Slot;
+  auto KeyOf = [](const CaptureRecord &C) {
+    return std::make_tuple(C.Kernel, C.Launch >> 20, C.Allocation);
+  };
+  for (size_t I = 0; I < N; ++I) {
+    double &M = Slot[KeyOf(Reference.Captures[I])];
+    M = std::max(M, Noise[I]);
+  }
+  for (size_t I = 0; I < N; ++I)
+    Noise[I] = Slot[KeyOf(Reference.Captures[I])];
   return Noise;
 }
 
@@ -177,7 +200,8 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
       Tol.RelTol = *Opts.RelTol;
     double Noise = I < Opts.OriginalNoise.size() ? Opts.OriginalNoise[I] : 0.0;
     if (Kind != ElementKind::Exact)
-      Tol.AbsFloor = OriginalNoiseFactor * Noise;
+      Tol.AbsFloorScale =
+          std::max(Tol.AbsFloorScale, OriginalNoiseFactor * Noise);
     std::optional<CompareResult> C =
         compareCaptures(A, Variant.Captures[I], Kind, Tol);
     if (!C) {
@@ -187,7 +211,7 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
       Varies.precision(3);
       if (Noise > 0)
         Varies << "; the original itself varies by up to " << Noise
-               << " between runs";
+               << " of the largest value between runs";
       Problems[I] = "output differs from the original's (" + whereOf(A) + ", " +
                     std::to_string(C->Mismatches) + " of " +
                     std::to_string(C->Elements) +

@@ -11,6 +11,11 @@ namespace cro {
 
 namespace {
 
+/// Runs of the original after the first that capture their outputs too, to
+/// measure how much the original differs from itself (captureNoise): two
+/// pairs instead of one, at the cost of writing the captures twice more.
+constexpr unsigned NoiseCaptureRuns = 2;
+
 std::string sequenceJSON(const std::vector<RewriteStep> &Steps) {
   json::Array A;
   for (const RewriteStep &S : Steps)
@@ -55,12 +60,14 @@ Error GpuEvaluator::measureOriginal() {
   auto T0 = Clock::now();
   // Several runs of the original: the baseline's time is their median, and
   // the first run's captures are what every variant is compared with. The
-  // second run captures too: where the original's own outputs differ
+  // next two runs capture too: where the original's own outputs differ
   // between runs (float atomics), variants may differ as much.
   std::vector<double> Medians;
+  std::vector<ProgramRun> NoiseRuns;
   for (unsigned I = 0; I < std::max(1u, Opts.OriginalRuns); ++I) {
-    ProgramRun R = runProgram((*B)[0].Executable, Opts.Eval,
-                              "original." + std::to_string(I), I <= 1);
+    ProgramRun R =
+        runProgram((*B)[0].Executable, Opts.Eval,
+                   "original." + std::to_string(I), I <= NoiseCaptureRuns);
     if (!R.Ok)
       return makeToolError(ExitCode::NotVerified,
                            "the original program does not run cleanly, so no "
@@ -72,13 +79,16 @@ Error GpuEvaluator::measureOriginal() {
                            "the original program ran, but none of the target "
                            "kernels was launched (check --run arguments)");
     Medians.push_back(*T);
-    if (I == 1) {
-      Opts.Eval.OriginalNoise = captureNoise(Original, R, Ctx.Model);
-      removeRunDirectories(R);
-    }
     if (I == 0)
       Original = std::move(R);
+    else if (I <= NoiseCaptureRuns)
+      NoiseRuns.push_back(std::move(R));
+    else
+      removeRunDirectories(R);
   }
+  Opts.Eval.OriginalNoise = captureNoise(Original, NoiseRuns, Ctx.Model);
+  for (ProgramRun &R : NoiseRuns)
+    removeRunDirectories(R);
   MeasureSeconds += secondsSince(T0);
   std::sort(Medians.begin(), Medians.end());
   OriginalTrial = Trial();

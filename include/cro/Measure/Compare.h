@@ -7,8 +7,8 @@
 //  - float/double: |got - ref| <= RelTol * |ref| + AbsFloor, where AbsFloor
 //    is AbsFloorScale * max|ref| over the buffer: scaled to the data, never a
 //    fixed absolute tolerance that could swallow small values;
-//    A non-deterministic original (float atomics) raises AbsFloor to what
-//    its own runs differ by (Tolerance::AbsFloor, from the evaluator).
+//    A non-deterministic original (float atomics) raises AbsFloorScale to
+//    what its own runs differ by (the evaluator's captureNoise).
 //  - a NaN or infinity where the original has a finite value fails, and so
 //    does a finite value where the original has NaN or infinity.
 // Defaults: float RelTol 1e-4, AbsFloorScale 1e-6; double 1e-10 and 1e-12.
@@ -34,9 +34,6 @@ ElementKind elementKindOf(llvm::StringRef PointeeType);
 struct Tolerance {
   double RelTol;
   double AbsFloorScale;
-  /// An absolute floor besides the scaled one: the original's own
-  /// run-to-run difference on this buffer, when it has one.
-  double AbsFloor = 0;
   static Tolerance defaultFor(ElementKind K);
 };
 

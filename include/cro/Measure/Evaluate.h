@@ -20,6 +20,7 @@
 #include "cro/Measure/Compare.h"
 #include "cro/Measure/Runner.h"
 #include "cro/Measure/Statistics.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <map>
 #include <optional>
 
@@ -38,12 +39,12 @@ struct EvaluateOptions {
   /// executable differed by up to 2% on the H200 (memory placement, clocks),
   /// so times are medians over several processes.
   unsigned Runs = 5;
-  /// For each capture of the original, the largest absolute difference
-  /// between two runs of the original itself (float captures): its own
-  /// non-determinism, e.g. from float atomics. A variant may differ from it
-  /// by OriginalNoiseFactor times that, besides the type's tolerance, since
+  /// For each capture of the original, how much the original's own runs
+  /// differ from it, as a fraction of the capture's largest value (float
+  /// captures; captureNoise): its non-determinism, e.g. from float atomics.
+  /// A variant may differ from it by OriginalNoiseFactor times that, since
   /// it cannot be held to more than the original reproduces. Empty: not
-  /// measured (the tolerance alone applies).
+  /// measured (the type's tolerance alone applies).
   std::vector<double> OriginalNoise;
 };
 
@@ -111,11 +112,14 @@ void kernelResources(const ProgramRun &R, std::optional<double> &Registers,
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
                       llvm::StringRef Tag, bool Capture = true);
 
-/// For each capture, how much two runs of the same program differ (float
-/// captures; 0 for exact ones, identical bytes, and differences beyond
-/// MaxOriginalNoiseFraction of the data); empty when the runs did not make
-/// the same captures.
-std::vector<double> captureNoise(const ProgramRun &A, const ProgramRun &B,
+/// For each capture of Reference, how much other runs of the same program
+/// differ from it, as a fraction of the capture's largest value: the
+/// largest over Others (runs that did not make the same captures are
+/// skipped) and over every launch of the same kernel, allocation slot and
+/// argument set. 0 for exact (integer) captures, identical bytes, and
+/// differences beyond MaxOriginalNoiseFraction (other data, not rounding).
+std::vector<double> captureNoise(const ProgramRun &Reference,
+                                 llvm::ArrayRef<ProgramRun> Others,
                                  const KernelModel &Model);
 
 /// Compares a variant's run with the original's; "" when they agree.
