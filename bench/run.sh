@@ -24,6 +24,12 @@
 # tuning database; every number is still one program on one GPU. nvcc's
 # parallel builds then share the CPU cores between the lists.
 set -uo pipefail
+# A name the corpus lacks (in ONLY or a SHARDS list) stops the run before
+# anything is measured, with the names it has.
+shards=${SHARDS:-}
+for list in ${ONLY:-} ${shards//;/ }; do
+  python3 bench/corpus-programs.py "$list" > /dev/null || exit 2
+done
 if [ -n "${SHARDS:-}" ]; then
   IFS=";" read -r -a lists <<< "$SHARDS"
   pids=()
