@@ -133,11 +133,18 @@ std::string whereOf(const CaptureRecord &A) {
 
 } // namespace
 
-std::vector<double> captureNoise(const ProgramRun &Reference,
-                                 ArrayRef<ProgramRun> Others,
-                                 const KernelModel &Model) {
+CaptureKey captureKey(const CaptureRecord &C) {
+  return {C.Kernel, C.Launch, C.Allocation};
+}
+
+OriginalNoiseMap captureNoise(const ProgramRun &Reference,
+                              ArrayRef<ProgramRun> Others,
+                              const KernelModel &Model) {
   const size_t N = Reference.Captures.size();
   std::vector<double> Noise(N, 0.0);
+  // Beyond MaxOriginalNoiseFraction in some run: other data, no allowance
+  // (not even one inherited from other launches below).
+  std::vector<char> OtherData(N, 0);
   for (const ProgramRun &B : Others) {
     if (B.Captures.size() != N || firstDifferentLaunch(Reference, B))
       continue;
@@ -148,27 +155,39 @@ std::vector<double> captureNoise(const ProgramRun &Reference,
       std::optional<CompareResult> C =
           compareCaptures(Reference.Captures[I], B.Captures[I], Kind,
                           Tolerance::defaultFor(Kind));
-      if (C && C->MaxRelError <= MaxOriginalNoiseFraction)
+      if (!C)
+        return;
+      if (C->MaxRelError <= MaxOriginalNoiseFraction)
         Noise[I] = std::max(Noise[I], C->MaxRelError);
+      else
+        OtherData[I] = 1;
     });
   }
   // One pair of runs under-estimates the variation: on the H200, cg's
   // variants differed from the original by up to 3.3x what two of its own
   // runs did in the same capture, and early launches often agree bit for
-  // bit by chance while later ones of the same kernel and argument do not.
-  // So every launch of a kernel gets the largest variation seen on the same
-  // allocation slot (and argument set) in any of its captured launches.
-  std::map<std::tuple<std::string, int, int>, double> Slot;
-  auto KeyOf = [](const CaptureRecord &C) {
-    return std::make_tuple(C.Kernel, C.Launch >> 20, C.Allocation);
+  // bit by chance while later ones do not. So every launch of a kernel gets
+  // the largest variation seen in any of its captured launches on the same
+  // parameters (the allocation slot is only the order in which a launch's
+  // arguments reach distinct allocations, so it names different buffers
+  // when a kernel is called with different aliasing: dot(r, r, sum) and
+  // dot(p, q, sum)) and argument set.
+  using Parameters = std::tuple<std::string, int, std::vector<int>>;
+  auto ParametersOf = [](const CaptureRecord &C) {
+    return Parameters{C.Kernel, C.Launch >> 20, C.Args};
   };
+  std::map<Parameters, double> Largest;
   for (size_t I = 0; I < N; ++I) {
-    double &M = Slot[KeyOf(Reference.Captures[I])];
+    double &M = Largest[ParametersOf(Reference.Captures[I])];
     M = std::max(M, Noise[I]);
   }
-  for (size_t I = 0; I < N; ++I)
-    Noise[I] = Slot[KeyOf(Reference.Captures[I])];
-  return Noise;
+  OriginalNoiseMap Result;
+  for (size_t I = 0; I < N; ++I) {
+    double V = Largest[ParametersOf(Reference.Captures[I])];
+    if (V > 0 && !OtherData[I])
+      Result[captureKey(Reference.Captures[I])] = V;
+  }
+  return Result;
 }
 
 std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
@@ -198,7 +217,8 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     Tolerance Tol = Tolerance::defaultFor(Kind);
     if (Opts.RelTol && Kind != ElementKind::Exact)
       Tol.RelTol = *Opts.RelTol;
-    double Noise = I < Opts.OriginalNoise.size() ? Opts.OriginalNoise[I] : 0.0;
+    auto Known = Opts.OriginalNoise.find(captureKey(A));
+    double Noise = Known == Opts.OriginalNoise.end() ? 0.0 : Known->second;
     if (Kind != ElementKind::Exact)
       Tol.AbsFloorScale =
           std::max(Tol.AbsFloorScale, OriginalNoiseFactor * Noise);

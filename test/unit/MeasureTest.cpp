@@ -91,13 +91,17 @@ TEST(Compare, IdenticalBuffersTakeTheFastPathWithTheSameVerdict) {
 /// model with one kernel whose only parameter is a float array.
 class FloatCaptures {
 public:
-  explicit FloatCaptures(const std::string &Kernel) {
+  /// Kernel's first Floats parameters are float pointers, then an int one.
+  explicit FloatCaptures(const std::string &Kernel, int Floats = 1) {
     EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-verify", Dir));
     KernelInfo K;
     K.Name = Kernel;
     ParamInfo Out;
     Out.IsPointer = true;
     Out.PointeeType = "float";
+    for (int I = 0; I < Floats; ++I)
+      K.Params.push_back(Out);
+    Out.PointeeType = "int";
     K.Params.push_back(Out);
     Model.Kernels.push_back(K);
   }
@@ -198,19 +202,24 @@ TEST(Verify, ANonDeterministicOriginalSetsTheFloor) {
     R.Captures.push_back({"dot", 0, 0, {0}, V.size() * 4, Write(Name, V)});
     return R;
   };
+  const CaptureKey Key{"dot", 0, 0};
   ProgramRun O1 = Run("o1", Ref);
-  // Of several runs, the largest difference counts.
+  // Of several runs, the largest difference counts, whichever comes first.
   std::vector<ProgramRun> Others;
-  Others.push_back(Run("o2", Off(0.0002f)));
-  Others.push_back(Run("o3", Off(0.0005f)));
-  std::vector<double> Noise = captureNoise(O1, Others, Model);
+  Others.push_back(Run("o2", Off(0.0005f)));
+  Others.push_back(Run("o3", Off(0.0002f)));
+  OriginalNoiseMap Noise = captureNoise(O1, Others, Model);
   ASSERT_EQ(Noise.size(), 1u);
-  EXPECT_NEAR(Noise[0], 0.0005, 1e-6);
-  EXPECT_EQ(captureNoise(O1, {O1}, Model), std::vector<double>{0.0});
+  EXPECT_NEAR(Noise[Key], 0.0005, 1e-6);
+  EXPECT_TRUE(captureNoise(O1, {O1}, Model).empty());
   // Different data, not rounding (inputs drawn anew each run): no allowance,
-  // or every variant would pass.
-  EXPECT_EQ(captureNoise(O1, {Run("o4", Off(0.5f))}, Model),
-            std::vector<double>{0.0});
+  // or every variant would pass -- not even from another run that differs
+  // by rounding only.
+  EXPECT_TRUE(captureNoise(O1, {Run("o4", Off(0.5f))}, Model).empty());
+  std::vector<ProgramRun> Mixed;
+  Mixed.push_back(Run("o5", Off(0.0005f)));
+  Mixed.push_back(Run("o6", Off(0.5f)));
+  EXPECT_TRUE(captureNoise(O1, Mixed, Model).empty());
   EvaluateOptions Opts;
   // Without the calibration, the default tolerance rejects both.
   EXPECT_NE(verify(O1, Run("v1", Off(0.0008f)), Model, Opts), "");
@@ -221,49 +230,79 @@ TEST(Verify, ANonDeterministicOriginalSetsTheFloor) {
                      "largest value"),
             std::string::npos)
       << Why;
+  // The allowance belongs to its capture, not to a position: in a run
+  // whose first capture is another launch, the same difference fails.
+  ProgramRun Other = Run("o7", Ref), V4 = Run("v4", Off(0.0008f));
+  Other.Captures[0].Launch = V4.Captures[0].Launch = 1;
+  Why = verify(Other, V4, Model, Opts);
+  EXPECT_NE(Why.find("outside the tolerance"), std::string::npos) << Why;
+  EXPECT_EQ(Why.find("varies"), std::string::npos) << Why;
 }
 
-TEST(Verify, OriginalNoiseCoversEveryLaunchOfTheSameSlot) {
-  // Launch 0 of the original happened to agree bit for bit between runs,
-  // launch 1 (same kernel, same allocation slot) did not: both launches get
-  // launch 1's variation, relative to their own data (launch 0's values are
-  // ten times smaller). Another slot gets none.
-  FloatCaptures F("dot");
+TEST(Verify, OriginalNoiseCoversEveryLaunchOnTheSameParameters) {
+  // sum(a, b, out), float parameters 0-2. Launch 0 of the original happened
+  // to agree bit for bit between runs, launch 1 did not: both launches get
+  // launch 1's variation on the same parameter, relative to their own data
+  // (launch 0's values are ten times smaller). The allocation slot is not
+  // the buffer: launch 0 is sum(x, x, s) (slot 1 = parameter 2), launch 1
+  // sum(y, z, s) (slot 1 = parameter 1, slot 2 = parameter 2), and only
+  // parameter 2 varies. A run with other launches, or another argument
+  // set, tells nothing.
+  FloatCaptures F("sum", 3);
   const KernelModel &Model = F.Model;
   auto Capture = [&](const std::string &Name, int Launch, int Allocation,
-                     float Scale, float Delta) {
+                     std::vector<int> Args, float Scale, float Delta) {
     std::vector<float> V(100, Scale);
     V[7] += Delta;
-    return CaptureRecord{"dot", Launch,       Allocation,
-                         {0},   V.size() * 4, F.write(Name, V)};
+    return CaptureRecord{"sum", Launch,       Allocation,
+                         Args,  V.size() * 4, F.write(Name, V)};
   };
-  ProgramRun A, B;
-  A.Ok = B.Ok = true;
-  A.Captures = {Capture("a0", 0, 0, 0.1f, 0), Capture("a1", 1, 0, 1, 0),
-                Capture("a2", 1, 1, 1, 0)};
-  B.Captures = {Capture("b0", 0, 0, 0.1f, 0), Capture("b1", 1, 0, 1, 0.001f),
-                Capture("b2", 1, 1, 1, 0)};
-  std::vector<double> Noise = captureNoise(A, {B}, Model);
-  ASSERT_EQ(Noise.size(), 3u);
-  EXPECT_NEAR(Noise[0], 0.001, 1e-6);
-  EXPECT_NEAR(Noise[1], 0.001, 1e-6);
-  EXPECT_EQ(Noise[2], 0.0);
-  // A variant off by 0.0015 of the data at launch 0 passes; off by 0.003,
-  // or off at all in the other slot, it does not.
+  auto Launches = [&](const std::string &Tag, float Delta) {
+    ProgramRun R;
+    R.Ok = true;
+    R.Captures = {Capture(Tag + "00", 0, 0, {0, 1}, 1, 0),
+                  Capture(Tag + "01", 0, 1, {2}, 0.1f, 0),
+                  Capture(Tag + "10", 1, 0, {0}, 1, 0),
+                  Capture(Tag + "11", 1, 1, {1}, 1, 0),
+                  Capture(Tag + "12", 1, 2, {2}, 1, Delta)};
+    return R;
+  };
+  ProgramRun A = Launches("a", 0), B = Launches("b", 0.001f);
+  OriginalNoiseMap Noise = captureNoise(A, {B}, Model);
+  ASSERT_EQ(Noise.size(), 2u);
+  EXPECT_NEAR((Noise[{"sum", 0, 1}]), 0.001, 1e-6);
+  EXPECT_NEAR((Noise[{"sum", 1, 2}]), 0.001, 1e-6);
+  // A variant off by 0.0015 of the data at launch 0's sum passes; off by
+  // 0.003 there, or off at all on the other parameters, it does not.
   EvaluateOptions Opts;
   Opts.OriginalNoise = Noise;
   ProgramRun V = A;
-  V.Captures[0] = Capture("v0", 0, 0, 0.1f, 0.00015f);
+  V.Captures[1] = Capture("v01", 0, 1, {2}, 0.1f, 0.00015f);
   EXPECT_EQ(verify(A, V, Model, Opts), "");
-  V.Captures[0] = Capture("v0b", 0, 0, 0.1f, 0.0003f);
+  V.Captures[1] = Capture("v01b", 0, 1, {2}, 0.1f, 0.0003f);
   EXPECT_NE(verify(A, V, Model, Opts), "");
   V = A;
-  V.Captures[2] = Capture("v2", 1, 1, 1, 0.0005f);
+  V.Captures[3] = Capture("v11", 1, 1, {1}, 1, 0.0005f);
   EXPECT_NE(verify(A, V, Model, Opts), "");
-  // A run that made other launches tells nothing about the noise.
-  ProgramRun C = B;
-  C.Captures.pop_back();
-  EXPECT_EQ(captureNoise(A, {C}, Model), std::vector<double>(3, 0.0));
+  // Other launches (one fewer capture, or the same count in another
+  // order) are skipped; a run that matches still counts.
+  ProgramRun Fewer = B;
+  Fewer.Captures.pop_back();
+  ProgramRun Swapped = B;
+  std::swap(Swapped.Captures[3], Swapped.Captures[4]);
+  EXPECT_TRUE(captureNoise(A, {Fewer}, Model).empty());
+  EXPECT_TRUE(captureNoise(A, {Swapped}, Model).empty());
+  std::vector<ProgramRun> Some;
+  Some.push_back(Swapped);
+  Some.push_back(B);
+  EXPECT_EQ(captureNoise(A, Some, Model).size(), 2u);
+  // Launches of another argument set (bits above 20) keep their own.
+  ProgramRun A2 = A, B2 = B;
+  for (ProgramRun *R : {&A2, &B2})
+    R->Captures[1].Launch |= 1 << 20;
+  OriginalNoiseMap Sets = captureNoise(A2, {B2}, Model);
+  EXPECT_EQ(Sets.size(), 1u);
+  EXPECT_EQ(Sets.count({"sum", 1, 2}), 1u);
 }
 
 TEST(Statistics, MedianSpreadAndNoise) {

@@ -23,8 +23,19 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace cro {
+
+/// A capture's place in a program run: kernel, launch (the argument set in
+/// the bits above 20) and allocation slot.
+using CaptureKey = std::tuple<std::string, int, int>;
+
+/// The original's own run-to-run variation per capture that has one, as a
+/// fraction of the capture's largest value (captureNoise). Keyed, not
+/// positional: the confirmation compares against a fresh run of the
+/// original, and an allowance must not land on another capture.
+using OriginalNoiseMap = std::map<CaptureKey, double>;
 
 struct EvaluateOptions {
   RunOptions Run; ///< injection library, targets, replays, L2 flush, timeout
@@ -44,8 +55,8 @@ struct EvaluateOptions {
   /// captures; captureNoise): its non-determinism, e.g. from float atomics.
   /// A variant may differ from it by OriginalNoiseFactor times that, since
   /// it cannot be held to more than the original reproduces. Empty: not
-  /// measured (the type's tolerance alone applies).
-  std::vector<double> OriginalNoise;
+  /// measured, or none varies (the type's tolerance alone applies).
+  OriginalNoiseMap OriginalNoise;
 };
 
 /// The variant's own runs vary as much as the original's, and it is
@@ -115,12 +126,16 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
 /// For each capture of Reference, how much other runs of the same program
 /// differ from it, as a fraction of the capture's largest value: the
 /// largest over Others (runs that did not make the same captures are
-/// skipped) and over every launch of the same kernel, allocation slot and
-/// argument set. 0 for exact (integer) captures, identical bytes, and
-/// differences beyond MaxOriginalNoiseFraction (other data, not rounding).
-std::vector<double> captureNoise(const ProgramRun &Reference,
-                                 llvm::ArrayRef<ProgramRun> Others,
-                                 const KernelModel &Model);
+/// skipped) and over every captured launch of the same kernel, parameters
+/// and argument set. Only captures that vary: not exact (integer) ones,
+/// identical bytes, nor captures whose runs differ beyond
+/// MaxOriginalNoiseFraction (other data, not rounding).
+OriginalNoiseMap captureNoise(const ProgramRun &Reference,
+                              llvm::ArrayRef<ProgramRun> Others,
+                              const KernelModel &Model);
+
+/// Where a capture was taken, as OriginalNoiseMap keys it.
+CaptureKey captureKey(const CaptureRecord &C);
 
 /// Compares a variant's run with the original's; "" when they agree.
 std::string verify(const ProgramRun &Original, const ProgramRun &Variant,

@@ -65,7 +65,7 @@ public:
   double measureSeconds() const { return MeasureSeconds; }
   /// Per capture, how much the original's own runs differ (see
   /// EvaluateOptions::OriginalNoise); empty before measureOriginal().
-  const std::vector<double> &originalNoise() const {
+  const OriginalNoiseMap &originalNoise() const {
     return Opts.Eval.OriginalNoise;
   }
 
