@@ -10,7 +10,7 @@ tabs (they are whitespace to it), so an empty run string shifted the fields.
 Usage: python3 bench/corpus-programs.py [saxpy,cg]"""
 import json, os, sys
 
-only = [x for x in (sys.argv[1] if len(sys.argv) > 1 else "").split(",") if x]
+only = [x.strip() for x in (sys.argv[1] if len(sys.argv) > 1 else "").split(",") if x.strip()]
 corpus = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.json")))
 by_name = {p["name"]: p for p in corpus["programs"]}
 unknown = [x for x in only if x not in by_name]

@@ -118,27 +118,44 @@ def per_kernel(program, rep, bw_gbps, peak_tflops):
 
 def machine_of(directory):
     """The machine files bench/run.sh writes, one per call and GPU: the
-    last one's text, and what the table's header says (GPU, driver, nvcc,
-    the first and last start time, how many there were)."""
-    files = sorted(glob.glob(os.path.join(directory, "machine-*.txt")))
-    texts = [open(f).read() for f in files]
-    setup = {"gpu": "unknown GPU", "driver": "unknown", "nvcc": "unknown", "commit": "",
-             "first": "", "last": "", "calls": len(files)}
-    dates = []
-    for t in texts:
-        for line in t.splitlines():
+    latest one's text, and what the table's header says -- every distinct
+    GPU, driver, nvcc and commit they name (several only when the calls
+    differed, which the caller warns about), the first and last start time,
+    how many there were."""
+    records = []
+    for f in glob.glob(os.path.join(directory, "machine-*.txt")):
+        text = open(f).read()
+        r = {"text": text, "date": "", "gpu": "", "driver": "", "nvcc": "", "commit": ""}
+        for line in text.splitlines():
             if line.startswith("date: "):
-                dates.append(line[6:].strip())
+                r["date"] = line[6:].strip()
             elif line.startswith("commit: "):
-                setup["commit"] = line[8:].strip()[:7]
-            elif "release" in line and "," in line:
-                setup["nvcc"] = line.rsplit(" ", 1)[-1].lstrip("V")
-            elif line.count(",") == 2 and not line.startswith("Build"):
+                r["commit"] = line[8:].strip()[:7]
+            elif line.startswith("Cuda compilation tools"):
+                r["nvcc"] = line.rsplit(" ", 1)[-1].lstrip("V")
+            elif line.count(",") == 2:
                 gpu, cc, driver = [x.strip() for x in line.split(",")]
-                setup["gpu"], setup["driver"] = f"{gpu} (sm_{cc.replace('.', '')})", driver
-    if dates:
-        setup["first"], setup["last"] = min(dates), max(dates)
-    return (texts[-1] if texts else ""), setup
+                r["gpu"], r["driver"] = f"{gpu} (sm_{cc.replace('.', '')})", driver
+        records.append(r)
+    # By start time, not file name: the names carry only the time of day.
+    records.sort(key=lambda r: r["date"])
+    distinct = lambda k: sorted({r[k] for r in records if r[k]})
+    dates = [r["date"] for r in records if r["date"]]
+    setup = {"gpu": distinct("gpu"), "driver": distinct("driver"), "nvcc": distinct("nvcc"),
+             "commit": distinct("commit"), "first": dates[0] if dates else "",
+             "last": dates[-1] if dates else "", "calls": len(records)}
+    return (records[-1]["text"] if records else ""), setup
+
+
+def header(setup, commit):
+    """The table's first line: where and with what it was measured."""
+    if not setup["calls"]:
+        return "Machine not recorded (no machine-*.txt in the directory)."
+    say = lambda vs: " and ".join(vs) if vs else "unknown"
+    when = " to ".join(sorted({setup["first"], setup["last"]} - {""})) or "at an unrecorded time"
+    return (f"{say(setup['gpu'])}, driver {say(setup['driver'])}, nvcc {say(setup['nvcc'])}; "
+            f"tool commit {commit or say(setup['commit'])}; bench/run.sh started {setup['calls']} "
+            f"time(s) (once per device call and GPU), {when}.")
 
 
 def main():
@@ -152,6 +169,13 @@ def main():
     a = ap.parse_args()
     bw_gbps, peak_tflops = ceilings(a.dir)
     machine, setup = machine_of(a.dir)
+    for k in ("gpu", "driver", "nvcc", "commit"):
+        if len(setup[k]) > 1:
+            print(f"corpus-report.py: the calls differ in {k}: {', '.join(setup[k])}", file=sys.stderr)
+    if a.commit and setup["commit"] and not any(c.startswith(a.commit[:7]) or a.commit.startswith(c)
+                                                for c in setup["commit"]):
+        print(f"corpus-report.py: --commit {a.commit}, but the calls ran {', '.join(setup['commit'])}",
+              file=sys.stderr)
     rows = []
     for p in load(a.corpus)["programs"]:
         name = p["name"]
@@ -226,9 +250,7 @@ def main():
     }
     result = {"machine": machine, "setup": setup, "commit": a.commit, "summary": summary, "kernels": rows}
     json.dump(result, open(a.json, "w"), indent=1)
-    lines = [f"{setup['gpu']}, driver {setup['driver']}, nvcc {setup['nvcc']}; tool commit "
-             f"{a.commit or setup['commit']}; bench/run.sh started {setup['calls']} time(s) (once per device call "
-             f"and GPU), {' to '.join(sorted(set([setup['first'], setup['last']])))}.", "",
+    lines = [header(setup, a.commit), "",
              f"| program | original | block size only | cuda-rewrite-opt | speedup | over block-size-only | roofline floor | fraction of floor | verified | evaluations | wall | tool overhead |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

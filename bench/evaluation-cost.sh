@@ -18,8 +18,8 @@ trap 'rm -rf "$work"' EXIT
 echo "temporary directory $work on: $(df -T "$work" | tail -1 | awk '{print $2}')"
 
 # A name the corpus lacks stops the run here, with the names it has.
-python3 bench/corpus-programs.py "${ONLY:-}" > /dev/null || exit 2
-mapfile -t programs < <(python3 bench/corpus-programs.py "${ONLY:-}")
+listing=$(python3 bench/corpus-programs.py "${ONLY:-}") || exit 2
+mapfile -t programs <<< "$listing"
 # Build every program first, in parallel, so the timings below are runs only.
 for line in "${programs[@]}"; do
   IFS="|" read -r name file run kernels <<< "$line"

@@ -24,14 +24,26 @@
 # tuning database; every number is still one program on one GPU. nvcc's
 # parallel builds then share the CPU cores between the lists.
 set -uo pipefail
-# A name the corpus lacks (in ONLY or a SHARDS list) stops the run before
-# anything is measured, with the names it has.
-shards=${SHARDS:-}
-for list in ${ONLY:-} ${shards//;/ }; do
-  python3 bench/corpus-programs.py "$list" > /dev/null || exit 2
-done
+# The program lists are checked before anything is measured (exit 2): a
+# name the corpus lacks (corpus-programs.py says which it has), an empty
+# SHARDS list (it would mean the whole corpus on that GPU) or a program in
+# two lists (both GPUs would write its files).
+listing=$(python3 bench/corpus-programs.py "${ONLY:-}") || exit 2
 if [ -n "${SHARDS:-}" ]; then
   IFS=";" read -r -a lists <<< "$SHARDS"
+  seen=" "
+  for list in "${lists[@]}"; do
+    names=$(python3 bench/corpus-programs.py "$list" | cut -d"|" -f1) || exit 2
+    if [ -z "${list//[ ,]/}" ]; then
+      echo "run.sh: SHARDS=\"$SHARDS\" has an empty list" >&2; exit 2
+    fi
+    for n in $names; do
+      case "$seen" in *" $n "*)
+        echo "run.sh: $n is in two SHARDS lists" >&2; exit 2;;
+      esac
+      seen="$seen$n "
+    done
+  done
   pids=()
   mkdir -p "${OUT:-device-out}"
   for g in "${!lists[@]}"; do
@@ -63,7 +75,7 @@ call=$(date -u +%H%M%S)${CALL_SUFFIX:-}
 } > "$out/machine-$call.txt"
 bash bench/ceilings.sh "$out/ceilings-$call.json" || echo "ceilings failed" >&2
 
-mapfile -t programs < <(python3 bench/corpus-programs.py "${ONLY:-}")
+mapfile -t programs <<< "$listing"
 status=0
 slot=${SLOT:-120}
 for line in "${programs[@]}"; do
