@@ -83,7 +83,6 @@ CompareResult compareFloats(const char *Ref, const char *Got, size_t N,
       }
     }
   }
-  R.MaxAbsError = MaxErr;
   if (MaxRef > 0)
     R.MaxRelError = MaxErr / MaxRef;
   R.Equal = R.Mismatches == 0;

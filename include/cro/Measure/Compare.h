@@ -43,7 +43,6 @@ struct CompareResult {
   size_t Mismatches = 0;
   size_t FirstMismatch = 0; ///< element index
   double MaxRelError = 0;   ///< over finite elements, relative to max|ref|
-  double MaxAbsError = 0;   ///< over finite elements
   std::string Reason;       ///< for the first mismatch, or a size difference
 };
 
