@@ -297,6 +297,10 @@ Evaluation evaluate(const std::string &OriginalExe,
   E.Variant = runProgram(VariantExe, Opts, "variant");
   E.Rejection = verify(E.Original, E.Variant, Model, Opts);
   E.Verified = E.Rejection.empty();
+  // As in the search: the captures were only needed for the comparison, and
+  // the timing runs below should not share the disk with gigabytes of them.
+  removeRunDirectories(E.Original);
+  removeRunDirectories(E.Variant);
   // More runs for timing only, interleaved so that drift hits both alike.
   for (unsigned R = 1; E.Verified && R < Opts.Runs; ++R) {
     ProgramRun O = runProgram(OriginalExe, Opts, "original.t", false);
@@ -308,6 +312,8 @@ Evaluation evaluate(const std::string &OriginalExe,
     }
     merge(E.Original, O);
     merge(E.Variant, V);
+    removeRunDirectories(O);
+    removeRunDirectories(V);
   }
   finish(E.Original);
   finish(E.Variant);
