@@ -33,10 +33,10 @@ if [ -n "${SHARDS:-}" ]; then
   IFS=";" read -r -a lists <<< "$SHARDS"
   seen=" "
   for list in "${lists[@]}"; do
-    names=$(python3 bench/corpus-programs.py "$list" | cut -d"|" -f1) || exit 2
     if [ -z "${list//[ ,]/}" ]; then
       echo "run.sh: SHARDS=\"$SHARDS\" has an empty list" >&2; exit 2
     fi
+    names=$(python3 bench/corpus-programs.py "$list" | cut -d"|" -f1) || exit 2
     for n in $names; do
       case "$seen" in *" $n "*)
         echo "run.sh: $n is in two SHARDS lists" >&2; exit 2;;
