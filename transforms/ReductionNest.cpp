@@ -246,11 +246,6 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     }
     return S;
   };
-  auto IndentAt = [&](unsigned Offset) {
-    unsigned L = lineStart(Src, Offset);
-    return Src.slice(L, Offset).take_while(
-        [](char C) { return C == ' ' || C == '\t'; });
-  };
 
   std::string S;
   S += "// cuda-rewrite-opt: ";
@@ -374,7 +369,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   std::string KDecl = R.VarType + " " + R.Var;
   auto ComputeLoop = [&](const std::string &Ind, const std::string &Header,
                          const std::string &Pragma) {
-    StringRef Base = IndentAt(R.Span.BeginOffset);
+    StringRef Base = lineIndent(Src, R.Span.BeginOffset);
     std::string In = Ind + (Simple ? "  " : "    ");
     std::string Inner = GuardBody ? In + "if (" + Guard + ")\n" +
                                         Indented(Body, In + "  ", Base)
@@ -465,7 +460,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   if (!AfterText.trim().empty()) {
     std::string After = renameIdentifiers(AfterText, Acc);
     std::string Ind = Simple ? I1 : I2;
-    StringRef Base = IndentAt(R.After.BeginOffset);
+    StringRef Base = lineIndent(Src, R.After.BeginOffset);
     std::string Inner = Guard.empty() ? Indented(After, Ind, Base)
                                       : Ind + "if (" + Guard + ") {\n" +
                                             Indented(After, Ind + "  ", Base) +

@@ -84,11 +84,8 @@ Error Unroll::apply(const RewriteContext &Ctx, const Knob &K,
     unsigned Begin = L->PragmaSpan.BeginOffset, End = L->PragmaSpan.EndOffset;
     if (Pragma.empty())
       return Out.replace(Begin, End - Begin + (End < Src.size() ? 1 : 0), "");
-    std::string Indent =
-        Src.substr(Begin, End - Begin)
-            .take_while([](char C) { return C == ' ' || C == '\t'; })
-            .str();
-    return Out.replace(Begin, End - Begin, Indent + Pragma);
+    return Out.replace(Begin, End - Begin,
+                       lineIndent(Src, Begin).str() + Pragma);
   }
   if (Pragma.empty())
     return Error::success();
