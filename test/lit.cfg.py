@@ -5,7 +5,7 @@ import lit.formats
 config.name = "cuda-rewrite-opt"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cu", ".test"]
-config.excludes = ["Inputs", "unit", "tools", "gpu", "standalone", "CMakeLists.txt", "README.md"]
+config.excludes = ["Inputs", "programs", "unit", "tools", "gpu", "standalone", "CMakeLists.txt", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cro_binary_dir, "test")
 

@@ -5,6 +5,7 @@
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/TextLines.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
 #include <map>
 #include <set>
 
@@ -25,6 +26,13 @@ struct Plan {
   struct Symbol {
     unsigned Dim = 0;
     bool Macro = false;
+    /// Defined where no copy can sit beside it (a header, the command line,
+    /// an enumerator): the copy is a macro in the main file, placed before
+    /// the first use it replaces, and replaces qualified uses whole.
+    bool CopyInMainFile = false;
+    /// For a constant copied in place inside a namespace: "ns::", how code
+    /// outside that namespace names the copy.
+    std::string Qualifier;
     long InsertAt = -1; ///< where the kernel's own copy is defined
     std::string Indent; ///< of the original definition
   };
@@ -40,6 +48,15 @@ struct Plan {
   std::vector<Grid> Grids; ///< grids derived from a literal block size
   /// Where the kernel's uses of a symbol are switched to its copy.
   std::vector<std::pair<unsigned, unsigned>> Scopes;
+  /// Launches whose grid and block come from variables other kernels'
+  /// launches use too: their arguments are rewritten at the launch instead
+  /// (the block from the new shape, the grid recomputed from its extent),
+  /// leaving the shared variables to the other kernels.
+  struct PrivateLaunch {
+    const LaunchSite *Launch;
+    std::vector<const ValueOrigin::Derivation *> Derived; ///< per dimension
+  };
+  std::vector<PrivateLaunch> Private;
 
   bool refuse(std::string Why, std::string Loc = "") {
     Refusal = std::move(Why);
@@ -115,14 +132,36 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   for (const LoopInfo &L : K.Loops)
     GridStride |= L.StepKind == "grid-stride";
 
+  // The dimensions the knob sets: those the launches give, up to the last
+  // one the kernel reads (a `dim3 block(32, 8, 1)` of a 2-D kernel is 2-D).
+  unsigned Used = 1;
+  for (const std::string &D : K.ThreadDimsUsed)
+    Used = std::max<unsigned>(Used, D == "x" ? 1 : D == "y" ? 2 : 3);
   unsigned NDims = 1;
   for (const LaunchSite &L : K.Launches)
-    for (unsigned I = 0; I < L.Block.Dims.size() && I < 3; ++I)
+    for (unsigned I = 0; I < L.Block.Dims.size() && I < Used; ++I)
       if (L.Block.Dims[I].Kind != "default")
         NDims = std::max(NDims, I + 1);
 
   std::optional<std::vector<int64_t>> Shape;
   for (const LaunchSite &L : K.Launches) {
+    // Shared with another kernel's launch: then the launch gets arguments
+    // of its own, which needs every value re-evaluable at the launch.
+    bool Shared = false, Stable = true;
+    for (const LaunchDim3 *D : {&L.Grid, &L.Block})
+      for (const ValueOrigin &V : D->Dims) {
+        if (V.Kind == "default")
+          continue;
+        Stable &= V.StableAtLaunch;
+        Shared |= !spans(L.Span, V.ResolvedSpan) &&
+                  sharedWithOtherKernel(Ctx, K, V.ResolvedSpan);
+      }
+    bool Private = Shared && Stable && L.Grid.Span.EndOffset > 0 &&
+                   L.Block.Span.EndOffset > 0 && spans(L.Span, L.Grid.Span) &&
+                   spans(L.Span, L.Block.Span);
+    if (Private)
+      P.Private.push_back({&L, std::vector<const ValueOrigin::Derivation *>(
+                                   NDims, nullptr)});
     std::vector<int64_t> S;
     for (unsigned I = 0; I < NDims; ++I) {
       if (I >= L.Block.Dims.size() || L.Block.Dims[I].Kind == "default") {
@@ -161,7 +200,9 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         if (New)
           Sym.Dim = I;
         Sym.Macro = B.Kind == "macro";
-        if (Sym.Macro) {
+        if (B.DefinedOutsideMainFile) {
+          Sym.CopyInMainFile = true; // placed once the scopes are known
+        } else if (Sym.Macro) {
           Sym.InsertAt = defineLineEnd(Src, B.Symbol);
           if (Sym.InsertAt < 0)
             return P.refuse("macro '" + B.Symbol +
@@ -172,6 +213,9 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         } else {
           Sym.InsertAt = B.DefinitionLine.EndOffset;
           Sym.Indent = lineIndent(Src, B.DefinitionLine.BeginOffset).str();
+          size_t Q = B.QualifiedSymbol.rfind("::");
+          if (!B.LocalDefinition && Q != std::string::npos)
+            Sym.Qualifier = B.QualifiedSymbol.substr(0, Q + 2);
         }
       } else if (B.Kind == "literal") {
         const SourceSpan &R = B.ResolvedSpan;
@@ -181,10 +225,13 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
           return P.refuse("the block size at " + L.Location +
                               " is not written as a plain number",
                           L.Location);
+        if (Private && !spans(L.Span, R))
+          continue; // the launch's own block replaces it
         if (!spans(L.Span, R) && sharedWithOtherKernel(Ctx, K, R))
           return P.refuse("the block size at " + L.Location + " comes from '" +
                               (B.Via.empty() ? B.Text : B.Via.back()) +
-                              "', which launches of other kernels use too",
+                              "', which launches of other kernels use too, "
+                              "and cannot be re-evaluated at this launch",
                           L.Location);
         P.Literals.push_back({R.BeginOffset, R.EndOffset - R.BeginOffset, I});
       } else {
@@ -192,7 +239,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                             "') cannot be tuned",
                         L.Location);
       }
-      if (!spans(L.Span, B.ResolvedSpan))
+      if (!spans(L.Span, B.ResolvedSpan) && !Private)
         P.Scopes.push_back(
             {B.ResolvedSpan.BeginOffset, B.ResolvedSpan.EndOffset});
     }
@@ -220,11 +267,17 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                 "would cover a different index range",
             L.Location);
       }
+      if (Private) {
+        P.Private.back().Derived[I] = &*G->Derived;
+        continue; // recomputed at the launch
+      }
       const std::string &Term = G->Derived->BlockTerm;
       bool ThroughVariable = !L.Block.Variable.empty() &&
                              Term == L.Block.Variable + "." + DimNames[I];
       bool ThroughSymbol =
           (!B.Symbol.empty() && Term == B.Symbol) ||
+          (!B.QualifiedSymbol.empty() &&
+           G->Derived->BlockSymbol == B.QualifiedSymbol) ||
           std::find(B.Via.begin(), B.Via.end(), Term) != B.Via.end();
       if (!ThroughVariable && !ThroughSymbol) {
         if (B.Kind != "literal")
@@ -243,7 +296,8 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         if (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan))
           return P.refuse("the grid at " + L.Location + " comes from '" +
                               (G->Via.empty() ? G->Text : G->Via.back()) +
-                              "', which launches of other kernels use too",
+                              "', which launches of other kernels use too, "
+                              "and cannot be re-evaluated at this launch",
                           L.Location);
         P.Scopes.push_back(
             {G->ResolvedSpan.BeginOffset, G->ResolvedSpan.EndOffset});
@@ -253,6 +307,15 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   }
   P.Scopes.push_back({K.Span.BeginOffset, K.Span.EndOffset});
   P.Shape = *Shape;
+
+  // A copy in the main file goes at the start of the line of the earliest
+  // use it replaces (the kernel's declaration, or a launch before it).
+  unsigned First = K.DeclLineOffset;
+  for (const auto &[B, E] : P.Scopes)
+    First = std::min<unsigned>(First, lineStart(Src, B));
+  for (auto &[Name, Sym] : P.Symbols)
+    if (Sym.CopyInMainFile)
+      Sym.InsertAt = First;
 
   // Another kernel whose body reads the symbol would keep the old value
   // while this kernel's copy changes: a multi-kernel protocol (block sums
@@ -277,6 +340,92 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
               "'" + Name + "' is used in a preprocessor directive at line " +
               std::to_string(StringRef(Src.data(), T.Offset).count('\n') + 1));
   return true;
+}
+
+/// The grid ceil(Extent / B) (in the derivation's own form) for a block
+/// extent written as Block (a number or the kernel's copy of a symbol).
+std::string recomputedGrid(const ValueOrigin::Derivation &D,
+                           const std::string &Block) {
+  std::string Extent = D.Extent;
+  if (Extent.find_first_of("+-*/%?<>&|") != std::string::npos)
+    Extent = "(" + Extent + ")";
+  bool Number = !Block.empty() && isDigit(Block[0]);
+  if (D.Form == "floor-div")
+    return Extent + " / " + Block;
+  if (D.Form == "ceil-float")
+    return "ceil(" + Extent + " / (float)" + Block + ")";
+  std::string Minus =
+      Number ? std::to_string(std::stoll(Block) - 1) : Block + " - 1";
+  return "(" + Extent + " + " + Minus + ") / " + Block;
+}
+
+/// Gives launch L arguments of its own: `dim3(...)` for the block from the
+/// new shape (through the kernel's copies of symbols) and for the grid,
+/// each dimension recomputed from its extent where it follows the block,
+/// else re-evaluated from the expression it came from.
+Error rewritePrivateLaunch(
+    StringRef Src, const LaunchSite &L,
+    const std::vector<const ValueOrigin::Derivation *> &Derived,
+    const std::vector<int64_t> &Shape,
+    const std::map<std::string, std::string> &Copies, EditSet &Out) {
+  auto Resolved = [&](const ValueOrigin &V) {
+    const SourceSpan &R = V.ResolvedSpan;
+    return "(" + Src.slice(R.BeginOffset, R.EndOffset).str() + ")";
+  };
+  auto BlockValue = [&](size_t I) -> std::string {
+    if (I < Shape.size()) {
+      const ValueOrigin &B = L.Block.Dims[I];
+      auto C = Copies.find(B.Symbol);
+      if ((B.Kind == "macro" || B.Kind == "constant") && C != Copies.end())
+        return C->second;
+      return std::to_string(Shape[I]);
+    }
+    return "";
+  };
+  std::vector<std::string> Block, Grid;
+  for (size_t I = 0; I < 3; ++I) {
+    const ValueOrigin *B = I < L.Block.Dims.size() ? &L.Block.Dims[I] : nullptr;
+    const ValueOrigin *G = I < L.Grid.Dims.size() ? &L.Grid.Dims[I] : nullptr;
+    if (I < Shape.size())
+      Block.push_back(BlockValue(I));
+    else if (B && B->Kind != "default")
+      Block.push_back(Resolved(*B));
+    if (I < Derived.size() && Derived[I])
+      Grid.push_back(recomputedGrid(*Derived[I], BlockValue(I)));
+    else if (G && G->Kind != "default")
+      Grid.push_back(Resolved(*G));
+  }
+  auto Dim3 = [](const std::vector<std::string> &V) {
+    std::string S = "dim3(";
+    for (size_t I = 0; I < V.size(); ++I)
+      S += (I ? ", " : "") + V[I];
+    return S + ")";
+  };
+  if (Error E = Out.replace(L.Grid.Span.BeginOffset,
+                            L.Grid.Span.EndOffset - L.Grid.Span.BeginOffset,
+                            Dim3(Grid)))
+    return E;
+  return Out.replace(L.Block.Span.BeginOffset,
+                     L.Block.Span.EndOffset - L.Block.Span.BeginOffset,
+                     Dim3(Block));
+}
+
+/// Where the qualified name whose last identifier starts at Offset begins:
+/// `cfg::kThreads` and `::cfg::kThreads` are replaced whole by a macro copy.
+unsigned qualifierStart(StringRef Src, unsigned Offset) {
+  unsigned At = Offset;
+  while (true) {
+    StringRef Before = Src.take_front(At).rtrim(" \t");
+    if (!Before.ends_with("::"))
+      return At;
+    StringRef Q = Before.drop_back(2).rtrim(" \t");
+    size_t I = Q.size();
+    while (I > 0 && (isAlnum(Q[I - 1]) || Q[I - 1] == '_'))
+      --I;
+    At = I == Q.size() ? Before.size() - 2 : I; // `::x` at global scope
+    if (I == Q.size())
+      return At;
+  }
 }
 
 std::vector<json::Value> domain(const Plan &P) {
@@ -322,18 +471,6 @@ json::Value shapeValue(const std::vector<int64_t> &S) {
   for (int64_t X : S)
     A.push_back(X);
   return A;
-}
-
-std::string recomputedGrid(const ValueOrigin::Derivation &D, int64_t B) {
-  std::string Extent = D.Extent;
-  if (Extent.find_first_of("+-*/%?<>&|") != std::string::npos)
-    Extent = "(" + Extent + ")";
-  if (D.Form == "floor-div")
-    return Extent + " / " + std::to_string(B);
-  if (D.Form == "ceil-float")
-    return "ceil(" + Extent + " / (float)" + std::to_string(B) + ")";
-  return "(" + Extent + " + " + std::to_string(B - 1) + ") / " +
-         std::to_string(B);
 }
 
 } // namespace
@@ -411,34 +548,54 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
   StringRef Src = Ctx.Source;
   std::string Kernel = unqualifiedName(KI->Name).str();
 
+  std::map<std::string, std::string> Copies; // symbol -> the kernel's copy
   for (const auto &[Name, Sym] : P.Symbols) {
     int64_t NewValue = Shape[Sym.Dim];
     std::string Copy = freshIdentifier(Src, Kernel + "_" + Name);
-    std::string Def = Sym.Macro
-                          ? "\n#define " + Copy + " " + std::to_string(NewValue)
-                          : "\n" + Sym.Indent + "constexpr int " + Copy +
-                                " = " + std::to_string(NewValue) + ";";
+    Copies[Name] = Sym.Qualifier + Copy;
+    std::string Def =
+        Sym.CopyInMainFile
+            ? "#define " + Copy + " " + std::to_string(NewValue) + "\n"
+        : Sym.Macro ? "\n#define " + Copy + " " + std::to_string(NewValue)
+                    : "\n" + Sym.Indent + "constexpr int " + Copy + " = " +
+                          std::to_string(NewValue) + ";";
     if (Error E = Out.insert(Sym.InsertAt, Def))
       return E;
     std::set<unsigned> Done;
     for (const auto &[B, E] : P.Scopes)
       for (const TokenRange &T : findIdentifier(Src, B, E, Name)) {
+        // A launch given arguments of its own is rewritten whole.
+        bool InPrivate = false;
+        for (const Plan::PrivateLaunch &PL : P.Private)
+          for (const LaunchDim3 *D : {&PL.Launch->Grid, &PL.Launch->Block})
+            InPrivate |= T.Offset >= D->Span.BeginOffset &&
+                         T.Offset < D->Span.EndOffset;
+        if (InPrivate)
+          continue;
         // __launch_bounds__ belongs to the launch-bounds transform, which
         // writes the new block size there itself.
         if (KI->Bounds && T.Offset >= KI->Bounds->Span.BeginOffset &&
             T.Offset < KI->Bounds->Span.EndOffset)
           continue;
-        if (Done.insert(T.Offset).second)
-          if (Error Err = Out.replace(T.Offset, T.Length, Copy))
-            return Err;
+        if (!Done.insert(T.Offset).second)
+          continue;
+        unsigned Begin = Sym.CopyInMainFile ? qualifierStart(Src, T.Offset)
+                                            : T.Offset;
+        if (Error Err =
+                Out.replace(Begin, T.Offset + T.Length - Begin, Copy))
+          return Err;
       }
   }
   for (const Plan::Site &S : P.Literals)
     if (Error E = Out.replace(S.Offset, S.Length, std::to_string(Shape[S.Dim])))
       return E;
+  for (const Plan::PrivateLaunch &PL : P.Private)
+    if (Error E = rewritePrivateLaunch(Src, *PL.Launch, PL.Derived, Shape,
+                                       Copies, Out))
+      return E;
   for (const Plan::Grid &G : P.Grids)
     if (Error E =
-            Out.replace(G.Offset, G.Length, recomputedGrid(G.D, Shape[G.Dim])))
+            Out.replace(G.Offset, G.Length, recomputedGrid(G.D, std::to_string(Shape[G.Dim]))))
       return E;
   return Error::success();
 }

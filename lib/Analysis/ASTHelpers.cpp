@@ -5,6 +5,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <set>
+
 using namespace clang;
 using namespace llvm;
 
@@ -223,6 +225,7 @@ namespace {
 class ModifiedVarFinder : public RecursiveASTVisitor<ModifiedVarFinder> {
 public:
   DenseSet<const VarDecl *> Vars;
+  bool SkipPlainAssignments = false;
 
   void noteTarget(const Expr *E) {
     E = E->IgnoreParenImpCasts();
@@ -234,7 +237,8 @@ public:
         Vars.insert(VD);
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
+    if (BO->isAssignmentOp() &&
+        !(SkipPlainAssignments && BO->getOpcode() == BO_Assign))
       noteTarget(BO->getLHS());
     return true;
   }
@@ -266,6 +270,46 @@ DenseSet<const VarDecl *> modifiedVariables(const Stmt *Body) {
   if (Body)
     F.TraverseStmt(const_cast<Stmt *>(Body));
   return F.Vars;
+}
+
+DenseSet<const VarDecl *>
+modifiedVariablesExceptAssignment(const Stmt *Body) {
+  ModifiedVarFinder F;
+  F.SkipPlainAssignments = true;
+  if (Body)
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Vars;
+}
+
+namespace {
+void collectThreadDims(const Stmt *S, std::set<std::string> &Dims,
+                       DenseSet<const FunctionDecl *> &Seen, unsigned Depth) {
+  if (!S)
+    return;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<std::string> B = cudaBuiltinName(E)) {
+      StringRef N = *B;
+      if (N.starts_with("threadIdx.") || N.starts_with("blockIdx.") ||
+          N.starts_with("blockDim."))
+        Dims.insert(N.substr(N.find('.') + 1).str());
+    }
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = C->getDirectCallee()) {
+      const FunctionDecl *Def = nullptr;
+      if (Depth < 8 && FD->hasBody(Def) && Seen.insert(Def).second)
+        collectThreadDims(Def->getBody(), Dims, Seen, Depth + 1);
+    }
+  for (const Stmt *Child : S->children())
+    collectThreadDims(Child, Dims, Seen, Depth);
+}
+} // namespace
+
+std::vector<std::string> threadDimsUsed(const FunctionDecl *Kernel) {
+  std::set<std::string> Dims;
+  DenseSet<const FunctionDecl *> Seen;
+  if (Kernel)
+    collectThreadDims(Kernel->getBody(), Dims, Seen, 0);
+  return std::vector<std::string>(Dims.begin(), Dims.end());
 }
 
 const FunctionDecl *templatePattern(const FunctionDecl *FD) {

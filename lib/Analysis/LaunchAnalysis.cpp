@@ -13,6 +13,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include <algorithm>
 #include <map>
@@ -60,15 +61,57 @@ private:
   }
   std::string matchBlockDim(const std::string &Term,
                             std::optional<int64_t> TermValue, unsigned Dim,
-                            const LaunchDim3 &Block);
+                            const LaunchDim3 &Block,
+                            const std::string &TermSymbol);
 
   const SourceText &Text;
   DenseSet<const VarDecl *> Modified;
 };
 
+namespace {
+/// True when evaluating E again later gives the same value: it reads no
+/// variable in Modified, no memory, and calls only pure math functions and
+/// constexpr functions.
+bool stableExpr(const Stmt *S, const DenseSet<const VarDecl *> &Modified) {
+  if (!S)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (Modified.count(VD) ||
+          (!VD->hasLocalStorage() && !VD->getType().isConstQualified()))
+        return false;
+  if (isa<ArraySubscriptExpr>(S) || isa<CXXMemberCallExpr>(S))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    if (UO->getOpcode() == UO_Deref || UO->isIncrementDecrementOp())
+      return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp())
+      return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(S))
+    if (ME->isArrow())
+      return false;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD)
+      return false;
+    StringRef N = FD->getName();
+    if (!FD->isConstexpr() && N != "ceil" && N != "ceilf" && N != "floor" &&
+        N != "floorf" && N != "min" && N != "max" && N != "fmin" &&
+        N != "fmax")
+      return false;
+  }
+  for (const Stmt *Child : S->children())
+    if (!stableExpr(Child, Modified))
+      return false;
+  return true;
+}
+} // namespace
+
 ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
   const Expr *R = E;
   ValueOrigin V = classify(E, &R);
+  V.StableAtLaunch = stableExpr(R, Modified);
   if (E && !isa<CXXDefaultArgExpr>(E)) {
     V.Span = Text.span(E->getSourceRange());
     V.ResolvedSpan = R ? Text.span(R->getSourceRange()) : V.Span;
@@ -93,8 +136,12 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
     std::string Macro = Text.wholeMacroName(E);
     if (!Macro.empty()) {
       V.Kind = "macro";
-      V.Symbol = Macro;
+      V.Symbol = V.QualifiedSymbol = Macro;
       V.Value = evaluateInt(E, Ctx);
+      // Where the expansion's tokens were written: the definition's file.
+      const SourceManager &SM = Ctx.getSourceManager();
+      V.DefinedOutsideMainFile =
+          !SM.isWrittenInMainFile(SM.getSpellingLoc(E->getBeginLoc()));
       return V;
     }
     const Expr *S = stripCasts(E);
@@ -104,13 +151,26 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
       return V;
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
+        // An enumerator is a named compile-time constant; its copy cannot
+        // go inside the enum, so it becomes a macro.
+        V.Kind = "constant";
+        V.Symbol = EC->getNameAsString();
+        V.QualifiedSymbol = qualifiedName(EC);
+        V.Value = evaluateInt(S, Ctx);
+        V.DefinedOutsideMainFile = true;
+        return V;
+      }
       if (isa<NonTypeTemplateParmDecl>(DRE->getDecl())) {
         V.Kind = "template-param";
         V.Symbol = DRE->getDecl()->getNameAsString();
         return V;
       }
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-        if (followable(VD) && !VD->getType().isConstQualified()) {
+        // A const local with a run-time initializer (`const int grid =
+        // (n + 255) / 256;`) is followed like any unmodified local.
+        if (followable(VD) && (!VD->getType().isConstQualified() ||
+                               !evaluateInt(VD->getInit(), Ctx))) {
           V.Via.push_back(VD->getNameAsString());
           E = VD->getInit();
           if (Resolved)
@@ -118,12 +178,14 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
           continue;
         }
         V.Symbol = VD->getNameAsString();
+        V.QualifiedSymbol = qualifiedName(VD);
         std::optional<int64_t> Val = evaluateInt(S, Ctx);
         if (Val && (VD->getType().isConstQualified() || VD->isConstexpr())) {
           V.Kind = "constant";
           V.Value = Val;
           V.DefinitionLine = Text.lineSpan(VD->getEndLoc());
           V.LocalDefinition = VD->hasLocalStorage();
+          V.DefinedOutsideMainFile = !Text.inMainFile(VD->getLocation());
         } else {
           V.Kind = "runtime";
         }
@@ -149,6 +211,8 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
                                   std::vector<const Expr *> *ResolvedDims) {
   LaunchDim3 D;
   D.Text = Text.text(Arg);
+  if (Arg)
+    D.Span = Text.span(Arg->getSourceRange());
   const Expr *E = Arg;
   bool ExplicitCast = false;
   auto Runtime = [&](const std::string &Base) {
@@ -247,7 +311,8 @@ static void flattenSum(const Expr *E, bool Negative,
 std::string ConfigClassifier::matchBlockDim(const std::string &Term,
                                             std::optional<int64_t> TermValue,
                                             unsigned Dim,
-                                            const LaunchDim3 &Block) {
+                                            const LaunchDim3 &Block,
+                                            const std::string &TermSymbol) {
   static const char *Names[] = {"x", "y", "z"};
   // The grid's own dimension first: with dim3(8, 8) both match "8".
   std::vector<size_t> Order;
@@ -261,7 +326,8 @@ std::string ConfigClassifier::matchBlockDim(const std::string &Term,
     if (B.Kind == "default")
       continue;
     if (normalizeSpelling(B.Text) == Term ||
-        (!B.Symbol.empty() && B.Symbol == Term))
+        (!B.Symbol.empty() && B.Symbol == Term) ||
+        (!TermSymbol.empty() && B.QualifiedSymbol == TermSymbol))
       return Names[I];
     for (const std::string &Via : B.Via)
       if (Via == Term)
@@ -377,8 +443,11 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
   if (D.Form.empty() || !Divisor)
     return std::nullopt;
   D.BlockTerm = normalizeSpelling(Text.text(stripCasts(Divisor)));
-  D.BlockDim =
-      matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Dim, Block);
+  ValueOrigin DivisorOrigin = classify(stripCasts(Divisor), nullptr);
+  if (DivisorOrigin.Kind == "macro" || DivisorOrigin.Kind == "constant")
+    D.BlockSymbol = DivisorOrigin.QualifiedSymbol;
+  D.BlockDim = matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Dim,
+                             Block, D.BlockSymbol);
   return D;
 }
 

@@ -48,8 +48,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
       // Kernel bodies come from the device parse; a kernel only the host
       // parse sees (hidden behind #ifndef __CUDA_ARCH__) is read from there.
       analyzeKernelBody(FD, *Text, K);
-      analyzeThreadMapping(FD, *Text, K);
-      analyzeLoopShapes(FD, *Text, K);
+      K.ThreadDimsUsed = threadDimsUsed(FD);
       Entries.push_back({std::move(K), FD, Text});
     }
   }
@@ -65,6 +64,10 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
   }
 
   for (Entry &E : Entries) {
+    // The thread mapping needs the launches: `blockIdx.x * TILE +
+    // threadIdx.x` is the global index only when TILE is the block extent.
+    analyzeThreadMapping(E.Decl, *E.Text, E.Info);
+    analyzeLoopShapes(E.Decl, *E.Text, E.Info);
     analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
     std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),
               [](const std::string &A, const std::string &B) {

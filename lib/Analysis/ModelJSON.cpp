@@ -50,6 +50,10 @@ json::Value toJSON(const ValueOrigin &V) {
       {"text", V.Text}, {"kind", V.Kind}, {"value", optInt(V.Value)}};
   if (!V.Symbol.empty())
     O["symbol"] = V.Symbol;
+  if (!V.QualifiedSymbol.empty() && V.QualifiedSymbol != V.Symbol)
+    O["qualified_symbol"] = V.QualifiedSymbol;
+  if (V.DefinedOutsideMainFile)
+    O["defined_outside_main_file"] = true;
   if (!V.Via.empty())
     O["via"] = strings(V.Via);
   if (!V.InstantiatedValues.empty()) {
@@ -283,6 +287,7 @@ json::Value toJSON(const ThreadMapping &M) {
 
 json::Value toJSON(const KernelInfo &K) {
   return json::Object{
+      {"thread_dims_used", strings(K.ThreadDimsUsed)},
       {"thread_mapping", toJSON(K.Mapping)},
       {"name", K.Name},
       {"location", K.Location},

@@ -1,5 +1,6 @@
 #include "cro/Analysis/ThreadMapping.h"
 #include "cro/Analysis/StmtQueries.h"
+#include "cro/Analysis/AffineBuilder.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -11,29 +12,6 @@ using namespace llvm;
 namespace cro {
 
 namespace {
-
-/// "x" when E is blockIdx.x * blockDim.x + threadIdx.x in any order.
-std::optional<std::string> threadIndexDim(const Expr *E) {
-  const auto *Add = dyn_cast<BinaryOperator>(stripCasts(E));
-  if (!Add || Add->getOpcode() != BO_Add)
-    return std::nullopt;
-  for (auto [T, M] : {std::pair(Add->getLHS(), Add->getRHS()),
-                      std::pair(Add->getRHS(), Add->getLHS())}) {
-    std::optional<std::string> Tid = cudaBuiltinName(stripCasts(T));
-    const auto *Mul = dyn_cast<BinaryOperator>(stripCasts(M));
-    if (!Tid || !StringRef(*Tid).starts_with("threadIdx.") || !Mul ||
-        Mul->getOpcode() != BO_Mul)
-      continue;
-    std::string D = Tid->substr(10);
-    std::optional<std::string> A = cudaBuiltinName(stripCasts(Mul->getLHS()));
-    std::optional<std::string> B = cudaBuiltinName(stripCasts(Mul->getRHS()));
-    if (A && B &&
-        ((*A == "blockIdx." + D && *B == "blockDim." + D) ||
-         (*B == "blockIdx." + D && *A == "blockDim." + D)))
-      return D;
-  }
-  return std::nullopt;
-}
 
 bool isReturnOnly(const Stmt *S) {
   if (const auto *CS = dyn_cast<CompoundStmt>(S))
@@ -243,56 +221,83 @@ public:
     if (Body->getBeginLoc().isMacroID())
       return refuse("the kernel is written inside a macro");
     DenseSet<const VarDecl *> Modified = modifiedVariables(Body);
+    AffineBuilder Affine(Text, Kernel);
 
+    // The prefix: declarations of integer locals computed from the thread's
+    // coordinates and launch constants only (no memory, no loop). Those
+    // whose value is `blockIdx.d * E + threadIdx.d`, with E the block's
+    // extent along d, are the thread's global index in d, whatever they are
+    // called and however they are computed (helpers, `bx`/`tx` locals,
+    // `blockIdx.x * TILE + threadIdx.x`, casts).
     std::vector<const Stmt *> Rest;
+    std::vector<const VarDecl *> Parts; // prefix locals that are not indices
     bool InPrefix = true;
     for (const Stmt *S : Body->body()) {
-      if (InPrefix)
-        if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
-          if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-              V && V->getInit() && V->getType()->isIntegerType())
-            if (std::optional<std::string> D = threadIndexDim(V->getInit())) {
-              if (Modified.count(V))
-                return refuse("the thread index '" + V->getNameAsString() +
-                              "' is modified after its declaration");
-              if (M.indexVar(*D))
-                return refuse("two thread index variables for dimension " + *D);
-              M.IndexVars.push_back({V->getNameAsString(),
-                                     V->getType().getAsString(), *D,
-                                     stmtSpan(S)});
-              continue;
-            }
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      if (InPrefix && DS && prefixDecl(DS, Affine, Modified, Parts))
+        continue;
       InPrefix = false;
       Rest.push_back(S);
     }
+    if (!ModifiedIndex.empty())
+      return refuse("the thread index '" + ModifiedIndex +
+                    "' is modified after its declaration");
     if (M.IndexVars.empty())
-      return refuse("the kernel does not start by computing its thread index "
-                    "(`int i = blockIdx.x * blockDim.x + threadIdx.x;`)");
+      return refuse(NoIndexReason.empty()
+                        ? "no local of the kernel holds the thread's global "
+                          "index (blockIdx * blockDim + threadIdx in some "
+                          "dimension) before its work begins"
+                        : NoIndexReason);
     if (Rest.empty())
       return refuse("the kernel has no work after its thread index");
 
+    // A part of the prefix declared before a later index variable must not
+    // read an earlier one: transforms re-derive the indices after the prefix.
+    for (const VarDecl *P : Parts)
+      for (const ThreadIndexVar &I : M.IndexVars)
+        if (Text.span(P->getSourceRange()).BeginOffset < I.Decl.BeginOffset &&
+            mentionsIndexVar(P->getInit()))
+          return refuse("'" + P->getNameAsString() +
+                        "' is computed from a thread index before '" +
+                        I.Name + "' is declared");
+
     std::vector<const Stmt *> Work = Rest;
     M.GuardKind = "none";
-    if (const auto *If = dyn_cast<IfStmt>(Rest.front());
-        If && !If->getElse() && !If->getInit() && !If->getConditionVariable()) {
-      if (isReturnOnly(If->getThen())) {
-        M.GuardKind = "early-return";
-        M.GuardCondition = "!(" + Text.text(If->getCond()) + ")";
-        Work.erase(Work.begin());
-      } else if (Rest.size() == 1) {
-        M.GuardKind = "wrap";
-        M.GuardCondition = Text.text(If->getCond());
-        Work.clear();
-        if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
-          Work.assign(CS->body_begin(), CS->body_end());
-        else
-          Work.push_back(If->getThen());
+    // Early returns: one or more `if (cond) return;` in a row.
+    size_t Leaves = 0;
+    while (Leaves < Rest.size()) {
+      const auto *If = dyn_cast<IfStmt>(Rest[Leaves]);
+      if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+          !isReturnOnly(If->getThen()))
+        break;
+      ++Leaves;
+    }
+    if (Leaves) {
+      M.GuardKind = "early-return";
+      M.GuardIsBox = true;
+      M.Guard = stmtSpan(Rest.front());
+      M.Guard.EndOffset = stmtSpan(Rest[Leaves - 1]).EndOffset;
+      M.Guard.End = stmtSpan(Rest[Leaves - 1]).End;
+      for (size_t I = 0; I < Leaves; ++I) {
+        const auto *If = cast<IfStmt>(Rest[I]);
+        M.GuardCondition += (I ? " && " : "") +
+                            std::string("!(") + Text.text(If->getCond()) + ")";
+        collectBounds(If->getCond(), true);
       }
-      if (M.GuardKind != "none") {
-        M.Guard = stmtSpan(If);
-        M.GuardIsBox = true;
-        collectBounds(If->getCond(), M.GuardKind == "early-return");
-      }
+      Work.erase(Work.begin(), Work.begin() + Leaves);
+    } else if (const auto *If = dyn_cast<IfStmt>(Rest.front());
+               If && !If->getElse() && !If->getInit() &&
+               !If->getConditionVariable() && Rest.size() == 1) {
+      M.GuardKind = "wrap";
+      M.GuardCondition = Text.text(If->getCond());
+      Work.clear();
+      if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
+        Work.assign(CS->body_begin(), CS->body_end());
+      else
+        Work.push_back(If->getThen());
+      M.Guard = stmtSpan(If);
+      M.GuardIsBox = true;
+      collectBounds(If->getCond(), false);
     }
     if (Work.empty())
       return refuse("the guarded work is empty");
@@ -310,10 +315,18 @@ public:
 
     BuiltinFinder BF(Text);
     BF.TraverseStmt(const_cast<CompoundStmt *>(Body));
+    // Prefix locals such as `int tx = threadIdx.x;` that only feed the
+    // index variables are part of the index computation.
+    std::vector<SourceSpan> IndexOnly;
+    for (const VarDecl *P : Parts)
+      if (usesOutsideIndexDecls(Body, P) == 0)
+        IndexOnly.push_back(Text.span(P->getSourceRange()));
     for (auto &[Offset, What] : BF.Uses) {
       bool InDecl = false;
       for (const ThreadIndexVar &V : M.IndexVars)
         InDecl |= Offset >= V.Decl.BeginOffset && Offset < V.Decl.EndOffset;
+      for (const SourceSpan &P : IndexOnly)
+        InDecl |= Offset >= P.BeginOffset && Offset < P.EndOffset;
       if (!InDecl)
         M.StrayBuiltins.push_back(What);
     }
@@ -332,32 +345,200 @@ private:
     M.Reason = Why;
   }
 
-  /// `x < n && ...` (or, negated for an early return, `x >= n || ...`).
+  /// The dimension d when F is blockIdx.d * E + threadIdx.d and E is the
+  /// block's extent along d (blockDim.d, or the constant every launch of
+  /// the kernel uses for it); else nullopt, with NoIndexReason saying why
+  /// a near miss is not one.
+  std::optional<std::string> indexDim(const AffineExpr &F,
+                                      const VarDecl *V) {
+    std::optional<std::string> Found;
+    for (const char *D : {"x", "y", "z"}) {
+      std::string T = std::string("threadIdx.") + D;
+      std::string B = std::string("blockIdx.") + D;
+      if (F.coefficient(T).constantValue() != 1)
+        continue;
+      if (F.coefficients().size() != 2 || F.coefficient(B).isZero())
+        return std::nullopt;
+      SymPoly C = F.coefficient(B);
+      if (!(C == SymPoly::symbol(std::string("blockDim.") + D))) {
+        std::optional<int64_t> Value = C.constantValue();
+        std::optional<int64_t> Launched = launchedExtent(D);
+        if (!Value || !Launched || *Value != *Launched) {
+          NoIndexReason =
+              "'" + V->getNameAsString() + "' = " + F.str() +
+              " scales blockIdx." + D + " by " + C.str() +
+              (Launched ? ", but the kernel is launched with blockDim." +
+                              std::string(D) + " = " +
+                              std::to_string(*Launched)
+                        : ", and no launch fixes blockDim." + std::string(D) +
+                              " to it") +
+              ", so it is not the thread's global index";
+          return std::nullopt;
+        }
+      }
+      if (!F.constantPart().isZero())
+        return std::nullopt;
+      Found = D;
+    }
+    return Found;
+  }
+
+  /// The block extent along D that every launch of the kernel uses, when
+  /// all launches give the same compile-time value.
+  std::optional<int64_t> launchedExtent(StringRef D) const {
+    unsigned I = D == "x" ? 0 : D == "y" ? 1 : 2;
+    std::optional<int64_t> Common;
+    for (const LaunchSite &L : Info.Launches) {
+      std::optional<int64_t> V =
+          I < L.Block.Dims.size() ? L.Block.Dims[I].Value : std::nullopt;
+      if (I >= L.Block.Dims.size())
+        V = 1;
+      if (!V || (Common && *Common != *V))
+        return std::nullopt;
+      Common = V;
+    }
+    return Common;
+  }
+
+  /// True when DS belongs to the index prefix: every variable it declares is
+  /// an unmodified integer scalar whose initializer is affine in the
+  /// thread's coordinates (no memory read, no loop variable). Index
+  /// variables are recorded as found.
+  bool prefixDecl(const DeclStmt *DS, AffineBuilder &Affine,
+                  const DenseSet<const VarDecl *> &Modified,
+                  std::vector<const VarDecl *> &Parts) {
+    std::vector<std::pair<const VarDecl *, std::optional<std::string>>> Found;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !V->getInit() || !V->getType()->isIntegerType() ||
+          V->isStaticLocal() || V->getType()->isReferenceType())
+        return false;
+      AffineBuilder::Result R = Affine.build(V->getInit());
+      if (!R.Form)
+        return false;
+      std::optional<std::string> Dim = indexDim(*R.Form, V);
+      if (Modified.count(V)) {
+        if (Dim)
+          ModifiedIndex = V->getNameAsString();
+        return false;
+      }
+      Found.push_back({V, Dim});
+    }
+    if (!DS->isSingleDecl()) {
+      // `int x = ..., y = ...;` declares both in one statement, which the
+      // transforms replace whole: only index parts may share it.
+      for (auto &[V, Dim] : Found)
+        if (Dim)
+          return false;
+    }
+    for (auto &[V, Dim] : Found) {
+      if (!Dim || M.indexVar(*Dim)) {
+        // A part read before a later index variable must not depend on an
+        // earlier one: the transforms re-derive indices after the prefix.
+        Parts.push_back(V);
+        continue;
+      }
+      M.IndexVars.push_back({V->getNameAsString(), V->getType().getAsString(),
+                             *Dim, stmtSpan(DS)});
+    }
+    return true;
+  }
+
+  /// References to V in Body outside the index variables' declarations.
+  unsigned usesOutsideIndexDecls(const Stmt *Body, const VarDecl *V) {
+    unsigned N = 0;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (DRE->getDecl() == V) {
+          unsigned Off = Text.span(DRE->getSourceRange()).BeginOffset;
+          bool InIndex = false;
+          for (const ThreadIndexVar &I : M.IndexVars)
+            InIndex |= Off >= I.Decl.BeginOffset && Off < I.Decl.EndOffset;
+          N += !InIndex;
+        }
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(Body);
+    return N;
+  }
+
+  std::string NoIndexReason, ModifiedIndex;
+
+  /// The region the guard lets a thread work in, as bounds on the index
+  /// variables: the condition of a wrapping `if` is a conjunction (`&&`),
+  /// that of an early return a disjunction (`||`) of conditions to leave.
+  /// Every comparison operator and either operand order is understood;
+  /// a bound may be any expression the thread cannot change (a parameter,
+  /// `n - 1`, a macro, a struct field). The guard is a box when it is
+  /// exactly upper bounds, one per index variable.
   void collectBounds(const Expr *E, bool Negated) {
     const auto *B = dyn_cast<BinaryOperator>(stripCasts(E));
-    M.GuardIsBox &= B != nullptr;
-    if (!B)
+    if (!B) {
+      M.GuardIsBox = false;
       return;
+    }
     if (B->getOpcode() == (Negated ? BO_LOr : BO_LAnd)) {
       collectBounds(B->getLHS(), Negated);
       collectBounds(B->getRHS(), Negated);
       return;
     }
+    if (!B->isRelationalOp()) {
+      M.GuardIsBox = false;
+      return;
+    }
     BinaryOperatorKind Op = B->getOpcode();
     const Expr *VarSide = B->getLHS(), *BoundSide = B->getRHS();
-    if (Negated ? Op == BO_LE : Op == BO_GT) {
-      std::swap(VarSide, BoundSide); // n > x, n <= x
-      Op = Negated ? BO_GE : BO_LT;
+    const ThreadIndexVar *T = indexVarOf(VarSide);
+    if (!T) {
+      std::swap(VarSide, BoundSide);
+      T = indexVarOf(VarSide);
+      Op = BinaryOperator::reverseComparisonOp(Op); // n > x is x < n
     }
-    const VarDecl *V = referencedVar(VarSide);
-    bool Known = false;
-    if (V && Op == (Negated ? BO_GE : BO_LT) && isPure(BoundSide))
+    if (Negated)
+      Op = BinaryOperator::negateComparisonOp(Op); // leave if x >= n: x < n
+    if (!T || !isPure(BoundSide) || mentionsIndexVar(BoundSide) ||
+        (Op != BO_LT && Op != BO_LE)) {
+      M.GuardIsBox = false; // a lower bound, or not about one index
+      return;
+    }
+    if (M.UpperBounds.count(T->Name)) {
+      M.GuardIsBox = false; // two upper bounds: the tighter one is unknown
+      return;
+    }
+    std::string Bound = Text.text(BoundSide);
+    if (Op == BO_LE)
+      Bound = (isa<DeclRefExpr>(stripCasts(BoundSide)) ||
+                       isa<IntegerLiteral>(stripCasts(BoundSide))
+                   ? Bound
+                   : "(" + Bound + ")") +
+              " + 1";
+    M.UpperBounds[T->Name] = Bound;
+  }
+
+  const ThreadIndexVar *indexVarOf(const Expr *E) const {
+    const VarDecl *V = referencedVar(E);
+    if (!V)
+      return nullptr;
+    for (const ThreadIndexVar &T : M.IndexVars)
+      if (T.Name == V->getNameAsString())
+        return &T;
+    return nullptr;
+  }
+
+  bool mentionsIndexVar(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       for (const ThreadIndexVar &T : M.IndexVars)
-        if (T.Name == V->getNameAsString() && !M.UpperBounds.count(T.Name)) {
-          M.UpperBounds[T.Name] = Text.text(BoundSide);
-          Known = true;
-        }
-    M.GuardIsBox &= Known;
+        if (T.Name == DRE->getDecl()->getNameAsString())
+          return true;
+    for (const Stmt *C : S->children())
+      if (mentionsIndexVar(C))
+        return true;
+    return false;
   }
 
   SourceSpan stmtSpan(const Stmt *S) { return Text.statementSpan(S); }

@@ -64,5 +64,5 @@ __global__ void manual(float *v) { v[threadIdx.x] = 1.0f; }
 // CHECK-DAG: kernels[3].thread_mapping.guard_is_box = true
 // CHECK-DAG: kernels[0].thread_mapping.upper_bounds.col = "N"
 // CHECK-DAG: kernels[3].thread_mapping.reduction.refusal = "the loop body writes memory ('s[r]') at {{.*}}thread-mapping.cu:{{[0-9]+}}:7"
-// CHECK-DAG: kernels[4].thread_mapping.reason = "the kernel does not start by computing its thread index (`int i = blockIdx.x * blockDim.x + threadIdx.x;`)"
+// CHECK-DAG: kernels[4].thread_mapping.reason = "no local of the kernel holds the thread's global index (blockIdx * blockDim + threadIdx in some dimension) before its work begins"
 // CHECK-DAG: kernels[4].thread_mapping.recognized = false

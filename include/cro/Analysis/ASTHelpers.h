@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cro {
 
@@ -73,6 +74,16 @@ std::string normalizeSpelling(llvm::StringRef Text);
 /// taken or bind to a non-const reference after their declaration.
 llvm::DenseSet<const clang::VarDecl *>
 modifiedVariables(const clang::Stmt *Body);
+
+/// Like modifiedVariables, but plain assignments (`v = e`) do not count:
+/// what else changes a variable besides being assigned.
+llvm::DenseSet<const clang::VarDecl *>
+modifiedVariablesExceptAssignment(const clang::Stmt *Body);
+
+/// The dimensions ("x", "y", "z") of threadIdx, blockIdx and blockDim that
+/// Kernel reads, in its body or any function it calls (through their
+/// definitions), sorted.
+std::vector<std::string> threadDimsUsed(const clang::FunctionDecl *Kernel);
 
 /// The function FD was instantiated from, or FD itself.
 const clang::FunctionDecl *templatePattern(const clang::FunctionDecl *FD);

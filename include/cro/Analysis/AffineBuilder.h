@@ -7,6 +7,8 @@
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <vector>
 
 namespace cro {
 
@@ -14,9 +16,13 @@ namespace cro {
 ///
 /// Variables: threadIdx.*, blockIdx.*, and the loop induction variables the
 /// caller registers. Symbols: blockDim.*, gridDim.*, scalar parameters and
-/// template parameters. Local variables that are never modified after their
-/// initialization are replaced by their initializer, so `int row =
-/// blockIdx.y * blockDim.y + threadIdx.y; A[row * K + k]` is seen through.
+/// template parameters, fields of unmodified by-value struct parameters.
+/// Locals are replaced by their reaching definition where straight-line code
+/// gives one: the initializer of a local never modified afterwards (`int row
+/// = blockIdx.y * blockDim.y + threadIdx.y; A[row * K + k]`), or the single
+/// top-level assignment of one declared without it (`int i; i = ...;`).
+/// Calls of small pure helpers (`return <expr>;` only) are seen through, and
+/// value-preserving integer casts are transparent.
 class AffineBuilder {
 public:
   struct Result {
@@ -36,10 +42,17 @@ private:
   std::optional<AffineExpr> visit(const clang::Expr *E, unsigned Depth);
   std::optional<AffineExpr> fail(const clang::Expr *E,
                                  llvm::StringRef Why = "");
+  std::optional<AffineExpr> inlineHelper(const clang::CallExpr *Call,
+                                         unsigned Depth);
 
   const SourceText &Text;
   llvm::DenseSet<const clang::VarDecl *> Modified;
   llvm::DenseSet<const clang::VarDecl *> LoopVars;
+  /// `v = e;` statements that are the only definition of v (see above).
+  llvm::DenseMap<const clang::VarDecl *, const clang::BinaryOperator *>
+      SingleAssignments;
+  /// Parameter bindings of the helper calls being seen through.
+  std::vector<std::map<const clang::ParmVarDecl *, AffineExpr>> Inlined;
   std::string FailReason;
 };
 

@@ -73,9 +73,21 @@ struct ValueOrigin {
   /// "template-param", "constant-expr", "runtime", or "default" (omitted).
   std::string Kind;
   std::string Symbol;           ///< macro, variable or template parameter
+  /// The symbol's identity: a macro's name, a variable's or enumerator's
+  /// qualified name ("cfg::kThreads"); two values with the same one are the
+  /// same declaration however each is spelled.
+  std::string QualifiedSymbol;
+  /// The symbol is defined where a kernel-specific copy cannot be put next
+  /// to it: in a header, on the command line, or as an enumerator. A copy
+  /// then goes into the main file as a macro.
+  bool DefinedOutsideMainFile = false;
   std::optional<int64_t> Value; ///< when known at compile time
   std::vector<std::string> Via; ///< local variables followed to the origin
   std::vector<int64_t> InstantiatedValues; ///< per template instantiation
+  /// The resolved expression reads nothing the launching function changes
+  /// (no modified local, no memory, only pure calls such as ceil), so it
+  /// has the same value when evaluated again at the launch.
+  bool StableAtLaunch = false;
   SourceSpan Span;         ///< the expression at the launch (launch values)
   SourceSpan ResolvedSpan; ///< the expression Via leads to (else = Span)
   /// For "constant": the line declaring the variable, and whether it is a
@@ -88,6 +100,8 @@ struct ValueOrigin {
     std::string Form;      ///< "ceil-div", "ceil-float", "floor-div"
     std::string Extent;    ///< the domain size, e.g. "n"
     std::string BlockTerm; ///< the divisor as spelled, e.g. "BLOCK", "block.x"
+    /// The divisor's QualifiedSymbol when it is a macro or constant.
+    std::string BlockSymbol;
     std::string
         BlockDim; ///< "x"/"y"/"z" of the launch's block it matches, "" if none
   };
@@ -96,6 +110,7 @@ struct ValueOrigin {
 
 struct LaunchDim3 {
   std::string Text;              ///< the whole argument as spelled
+  SourceSpan Span;               ///< the argument at the launch
   std::string Form;              ///< "scalar" or "dim3"
   std::string Variable;          ///< the dim3 variable it was read from, if any
   std::vector<ValueOrigin> Dims; ///< x, y, z (only x for a scalar)
@@ -322,6 +337,10 @@ struct KernelInfo {
   std::vector<AccessInfo> Accesses;
   std::vector<SharedArrayInfo> SharedArrays;
   std::vector<std::string> BlockDimUses; ///< "x","y","z" read from blockDim
+  /// The dimensions ("x","y","z") of threadIdx, blockIdx or blockDim the
+  /// kernel reads, in its body or in the device functions it calls: a block
+  /// dimension it never reads cannot matter to it.
+  std::vector<std::string> ThreadDimsUsed;
   bool UsesSyncthreads = false;
   bool UsesWarpIntrinsics = false; ///< __shfl*, __ballot*, __any/__all_sync...
   bool UsesAtomics = false;

@@ -19,7 +19,8 @@ namespace cro {
 /// How MustAccesses names an element: spelling without whitespace.
 std::string accessKey(llvm::StringRef Base, llvm::StringRef Index);
 
-/// Fills Info.Mapping from the kernel's body. Needs Info.Loops.
+/// Fills Info.Mapping from the kernel's body. Needs Info.Loops and
+/// Info.Launches (a constant block factor must match the launches).
 void analyzeThreadMapping(const clang::FunctionDecl *Kernel,
                           const SourceText &Text, KernelInfo &Info);
 

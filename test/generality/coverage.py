@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Which knobs the tool offers on the generality suite, and why it refuses.
+
+Runs `cuda-rewrite-opt FILE --analyze` on every program the manifests
+(programs/MANIFEST-*.json) list and tabulates, per transform, on how many
+kernels it offers a knob. The block-size share is taken over the kernels the
+manifest marks `block_size_changeable` (a kernel whose block shape cannot
+legally change is not a miss when it gets no knob); the thread-mapping
+transforms (coarsen, vectorize) over the kernels with a thread mapping
+("1d", "2d", "3d").
+
+    coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--list]
+
+Exits 1 when a --min-* threshold is not met, 2 on a tool failure.
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MAPPED = {"1d", "2d", "3d"}
+
+
+def load_manifests():
+    programs = []
+    for path in sorted(glob.glob(os.path.join(HERE, "programs", "MANIFEST-*.json"))):
+        with open(path) as f:
+            programs.extend(json.load(f))
+    return programs
+
+
+def analyze(tool, program):
+    path = os.path.join(ROOT, program["file"])
+    r = subprocess.run([tool, path, "--analyze"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.stderr.write("coverage: %s failed (exit %d): %s\n" %
+                         (program["file"], r.returncode, r.stderr.strip()))
+        return None
+    return json.loads(r.stdout)
+
+
+def unqualified(name):
+    return name.split("::")[-1] if name else name
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tool")
+    ap.add_argument("--json")
+    ap.add_argument("--list", action="store_true", help="print every refusal")
+    ap.add_argument("--min-block-size", type=float, default=0.0)
+    ap.add_argument("--min-coarsen", type=float, default=0.0)
+    args = ap.parse_args()
+
+    rows = []
+    failed = 0
+    for p in load_manifests():
+        model = analyze(args.tool, p)
+        if model is None:
+            failed += 1
+            continue
+        for k in p["kernels"]:
+            name = k["kernel"]
+            knobs = sorted({kn["transform"] for kn in model["knobs"]
+                            if unqualified(kn.get("kernel")) == name})
+            refused = {r["transform"]: r["reason"] for r in model["refused"]
+                       if unqualified(r.get("kernel")) == name}
+            rows.append({"program": p["program"], "kernel": name,
+                         "mapping": k.get("mapping"),
+                         "block_size_changeable": k.get("block_size_changeable", True),
+                         "knobs": knobs, "refused": refused})
+
+    def share(transform, eligible):
+        pool = [r for r in rows if eligible(r)]
+        hit = [r for r in pool if transform in r["knobs"]]
+        return len(hit), len(pool), [r for r in pool if transform not in r["knobs"]]
+
+    summary = {}
+    for transform, eligible in [
+            ("block-size", lambda r: r["block_size_changeable"]),
+            ("coarsen", lambda r: r["mapping"] in MAPPED),
+            ("vectorize", lambda r: r["mapping"] in MAPPED),
+            ("read-only", lambda r: True),
+            ("unroll", lambda r: True),
+            ("launch-bounds", lambda r: True)]:
+        hit, total, misses = share(transform, eligible)
+        summary[transform] = {"offered": hit, "eligible": total,
+                              "share": hit / total if total else 0.0}
+        print("%-14s %3d / %3d  (%5.1f%%)" % (transform, hit, total,
+                                             100.0 * hit / total if total else 0))
+        if args.list:
+            for r in misses:
+                print("    %s/%s: %s" % (r["program"], r["kernel"],
+                                         r["refused"].get(transform, "(no knob, no reason)")))
+    print("%d programs, %d kernels" % (len({r["program"] for r in rows}), len(rows)))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"summary": summary, "kernels": rows}, f, indent=1)
+    if failed:
+        return 2
+    ok = (summary["block-size"]["share"] >= args.min_block_size and
+          summary["coarsen"]["share"] >= args.min_coarsen)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
