@@ -53,7 +53,6 @@ void run(float *v, int nx, int ny) {
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "negate.block"
 // CHECK-DAG: kernels[0].launches[0].block.dims[0].defined_outside_main_file = true
 // CHECK-DAG: kernels[0].thread_dims_used[1] = "y"
-// CHECK-NOT: kernels[0].thread_dims_used[2]
 // CHECK-DAG: kernels[2].launches[0].block.dims[0].qualified_symbol = "cfg::kThreads"
 
 // APPLY: #define scale_TILE_X 64
