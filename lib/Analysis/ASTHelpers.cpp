@@ -243,9 +243,24 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+    if (UO->isIncrementDecrementOp() ||
+        (UO->getOpcode() == UO_AddrOf && !LaunchArgument.count(UO)))
       noteTarget(UO->getSubExpr());
     return true;
+  }
+  /// `void *args[] = {&a, &n};`, the argument array cudaLaunchKernel takes:
+  /// the kernel receives copies of the values, so taking their address
+  /// there does not let anything change them.
+  DenseSet<const UnaryOperator *> LaunchArgument;
+  void noteLaunchArgumentArray(const VarDecl *VD) {
+    const auto *AT = VD->getASTContext().getAsArrayType(VD->getType());
+    const auto *Init = dyn_cast_or_null<InitListExpr>(VD->getInit());
+    if (!AT || !Init || !AT->getElementType()->isVoidPointerType())
+      return;
+    for (const Expr *E : Init->inits())
+      if (const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts()))
+        if (UO->getOpcode() == UO_AddrOf)
+          LaunchArgument.insert(UO);
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->isAssignmentOp() || OC->getOperator() == OO_PlusPlus ||
@@ -255,6 +270,7 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
+    noteLaunchArgumentArray(VD);
     // `int &r = x;` lets x change through r.
     if (VD->getType()->isReferenceType() &&
         !VD->getType().getNonReferenceType().isConstQualified() &&

@@ -95,7 +95,7 @@ public:
     return R;
   }
   bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
-    openLoop(S, "while");
+    describeWhile(S, openLoop(S, "while"));
     bool R = Base::TraverseWhileStmt(S);
     closeLoop();
     return R;
@@ -351,10 +351,39 @@ private:
       if (BoundE)
         L.Bound = Text.text(BoundE);
     }
+    std::optional<int64_t> StepValue = describeStep(S->getInc(), Var, L);
+    L.StepValue = StepValue;
+    // Constant trip count.
+    std::optional<int64_t> InitV = evaluateInt(InitE, Ctx);
+    std::optional<int64_t> BoundV = evaluateInt(BoundE, Ctx);
+    if (InitV && BoundV && StepValue && *StepValue != 0 && !L.Compare.empty()) {
+      int64_t Lo = *InitV, Hi = *BoundV, St = *StepValue;
+      int64_t Count = -1;
+      if ((L.Compare == "<" || L.Compare == "!=") && St > 0)
+        Count = Hi > Lo ? (Hi - Lo + St - 1) / St : 0;
+      else if (L.Compare == "<=" && St > 0)
+        Count = Hi >= Lo ? (Hi - Lo) / St + 1 : 0;
+      else if ((L.Compare == ">" || L.Compare == "!=") && St < 0)
+        Count = Lo > Hi ? (Lo - Hi + -St - 1) / -St : 0;
+      else if (L.Compare == ">=" && St < 0)
+        Count = Lo >= Hi ? (Lo - Hi) / -St + 1 : 0;
+      if (Count >= 0)
+        L.TripCount = Count;
+    }
+  }
+
+  /// The loop's step from its increment expression Inc (`v++`, `v += s`,
+  /// `v = v + s`, `v *= 2`, ...): L.Step, L.StepKind and the constant step.
+  /// A step's kind comes from its value, whatever names hold it: a stride
+  /// whose affine form has a blockDim.d * gridDim.d term is a grid stride
+  /// (`const size_t stride = blockDim.x * gridDim.x; ... i += stride`).
+  std::optional<int64_t> describeStep(const Expr *Inc, const VarDecl *Var,
+                                      LoopInfo &L) {
+    const ASTContext &Ctx = Text.context();
     const Expr *StepE = nullptr;
     int64_t StepSign = 1;
     std::optional<int64_t> StepValue;
-    if (const Expr *Inc = S->getInc()) {
+    if (Inc) {
       Inc = Inc->IgnoreParenImpCasts();
       if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
         if (UO->isIncrementDecrementOp() && refVar(UO->getSubExpr()) == Var) {
@@ -405,28 +434,54 @@ private:
         std::string T = Text.text(StepE);
         bool Block = T.find("blockDim") != std::string::npos;
         bool Grid = T.find("gridDim") != std::string::npos;
+        if (std::optional<AffineExpr> F = Affine.build(StepE).Form;
+            F && !F->hasVariables()) {
+          Block = Grid = false;
+          for (const auto &[Mono, Coef] : F->constantPart().terms()) {
+            bool B = false, G = false;
+            for (const std::string &Sym : Mono) {
+              B |= StringRef(Sym).starts_with("blockDim.");
+              G |= StringRef(Sym).starts_with("gridDim.");
+            }
+            Block |= B;
+            Grid |= B && G;
+          }
+        }
         L.StepKind = Block && Grid ? "grid-stride"
                      : Block       ? "block-stride"
                                    : "runtime";
       }
     }
-    L.StepValue = StepValue;
-    // Constant trip count.
-    std::optional<int64_t> InitV = evaluateInt(InitE, Ctx);
-    std::optional<int64_t> BoundV = evaluateInt(BoundE, Ctx);
-    if (InitV && BoundV && StepValue && *StepValue != 0 && !L.Compare.empty()) {
-      int64_t Lo = *InitV, Hi = *BoundV, St = *StepValue;
-      int64_t Count = -1;
-      if ((L.Compare == "<" || L.Compare == "!=") && St > 0)
-        Count = Hi > Lo ? (Hi - Lo + St - 1) / St : 0;
-      else if (L.Compare == "<=" && St > 0)
-        Count = Hi >= Lo ? (Hi - Lo) / St + 1 : 0;
-      else if ((L.Compare == ">" || L.Compare == "!=") && St < 0)
-        Count = Lo > Hi ? (Lo - Hi + -St - 1) / -St : 0;
-      else if (L.Compare == ">=" && St < 0)
-        Count = Lo >= Hi ? (Lo - Hi) / -St + 1 : 0;
-      if (Count >= 0)
-        L.TripCount = Count;
+    return StepValue;
+  }
+
+  /// `while (v < e) { ...; v += s; }`: the variable compared in the
+  /// condition and stepped by the last statement of the body is the loop's
+  /// induction variable, as in the equivalent `for`.
+  void describeWhile(const WhileStmt *S, LoopInfo &L) {
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        S->getCond() ? S->getCond()->IgnoreParenImpCasts() : nullptr);
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(S->getBody());
+    if (!Cond || !Cond->isComparisonOp() || !Body || Body->body_empty())
+      return;
+    const auto *Last = dyn_cast<Expr>(Body->body_back());
+    for (bool Swapped : {false, true}) {
+      const VarDecl *Var =
+          refVar(Swapped ? Cond->getRHS() : Cond->getLHS());
+      if (!Var || !Var->getType()->isIntegerType() || !Last)
+        continue;
+      LoopInfo Probe;
+      std::optional<int64_t> StepValue = describeStep(Last, Var, Probe);
+      if (Probe.Step.empty())
+        continue;
+      L.InductionVar = Var->getNameAsString();
+      Affine.addLoopVariable(Var);
+      L.Bound = Text.text(Swapped ? Cond->getLHS() : Cond->getRHS());
+      L.Compare = compareSpelling(Cond->getOpcode(), Swapped);
+      L.Step = Probe.Step;
+      L.StepKind = Probe.StepKind;
+      L.StepValue = StepValue;
+      return;
     }
   }
 

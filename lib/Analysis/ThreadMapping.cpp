@@ -236,6 +236,8 @@ public:
       const auto *DS = dyn_cast<DeclStmt>(S);
       if (InPrefix && DS && prefixDecl(DS, Affine, Modified, Parts))
         continue;
+      if (InPrefix && prefixAssignment(S, Affine))
+        continue;
       InPrefix = false;
       Rest.push_back(S);
     }
@@ -410,6 +412,11 @@ private:
     std::vector<std::pair<const VarDecl *, std::optional<std::string>>> Found;
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
+      if (V && !V->getInit() && V->getType()->isIntegerType() &&
+          !V->isStaticLocal()) {
+        Uninitialized.insert(V); // `int k;`, `int i;`: defined later
+        continue;
+      }
       if (!V || !V->getInit() || !V->getType()->isIntegerType() ||
           V->isStaticLocal() || V->getType()->isReferenceType())
         return false;
@@ -444,6 +451,32 @@ private:
     return true;
   }
 
+  /// `i = blockIdx.x * blockDim.x + threadIdx.x;` for a prefix local declared
+  /// without an initializer: its one definition (AffineBuilder checks that
+  /// nothing else writes it), so it belongs to the prefix like a
+  /// declaration with that initializer.
+  bool prefixAssignment(const Stmt *S, AffineBuilder &Affine) {
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    if (!B || B->getOpcode() != BO_Assign)
+      return false;
+    const VarDecl *V = referencedVar(B->getLHS());
+    if (!V || !Uninitialized.count(V) ||
+        !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+      return false;
+    // Read after the assignment, V has the assigned value when it is the
+    // only write; AffineBuilder's answer for V itself says so.
+    AffineBuilder::Result Whole = Affine.build(B->getRHS());
+    if (!Whole.Form)
+      return false;
+    std::optional<std::string> Dim = indexDim(*Whole.Form, V);
+    if (Dim && !M.indexVar(*Dim) && Affine.definedOnce(V)) {
+      M.IndexVars.push_back(
+          {V->getNameAsString(), V->getType().getAsString(), *Dim, stmtSpan(S)});
+      return true;
+    }
+    return false;
+  }
+
   /// References to V in Body outside the index variables' declarations.
   unsigned usesOutsideIndexDecls(const Stmt *Body, const VarDecl *V) {
     unsigned N = 0;
@@ -466,6 +499,7 @@ private:
   }
 
   std::string NoIndexReason, ModifiedIndex;
+  DenseSet<const VarDecl *> Uninitialized; // prefix locals without a value
 
   /// The region the guard lets a thread work in, as bounds on the index
   /// variables: the condition of a wrapping `if` is a conjunction (`&&`),

@@ -35,6 +35,11 @@ public:
   /// Treat V as a variable named Name (a loop induction variable).
   void addLoopVariable(const clang::VarDecl *V) { LoopVars.insert(V); }
   bool isModified(const clang::VarDecl *V) const { return Modified.count(V); }
+  /// V is a local declared without an initializer and assigned exactly once,
+  /// at the top level of the kernel: that assignment is its definition.
+  bool definedOnce(const clang::VarDecl *V) const {
+    return SingleAssignments.count(V);
+  }
 
   Result build(const clang::Expr *E);
 
