@@ -109,16 +109,31 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   if (B == K.Mapping.UpperBounds.end())
     return "the guard does not bound '" + V->Name +
            "' from above, so the outputs a thread covers are unknown";
+  auto F = K.Mapping.UpperBoundForms.find(V->Name);
+  if (F == K.Mapping.UpperBoundForms.end())
+    return "the guard bounds '" + V->Name + "' by '" + B->second +
+           "', which is neither a compile-time constant nor a parameter "
+           "plus a constant";
+  const ThreadMapping::BoundForm &Form = F->second;
+  // The bound is a parameter (or a field of a struct parameter) plus a
+  // constant offset: which argument each launch passes for it.
+  StringRef Param = StringRef(Form.Symbol).split('.').first;
+  StringRef Field = StringRef(Form.Symbol).split('.').second;
   const ParamInfo *Bound = nullptr;
   size_t BoundIndex = 0;
   for (size_t I = 0; I < K.Params.size(); ++I)
-    if (K.Params[I].Name == normalizeSpelling(B->second)) {
+    if (!Param.empty() && K.Params[I].Name == Param) {
       Bound = &K.Params[I];
       BoundIndex = I;
     }
-  if (!Bound)
+  if (!Form.Symbol.empty() && !Bound)
     return "the guard bounds '" + V->Name + "' by '" + B->second +
-           "', which is not a parameter";
+           "', which depends on '" + Form.Symbol +
+           "', not on a parameter of the kernel";
+  if (Bound && Form.Offset > 0)
+    return "the guard bounds '" + V->Name + "' by '" + B->second +
+           "', above the parameter '" + Form.Symbol +
+           "' the grid may be sized by";
   if (K.Launches.empty())
     return "the kernel is never launched in this file";
   for (const LaunchSite &L : K.Launches) {
@@ -128,12 +143,27 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
         (G->Derived->Form != "ceil-div" && G->Derived->Form != "ceil-float"))
       return "grid dimension " + Dim.str() + " at " + L.Location +
              " is not computed as ceil(extent / block)";
-    if (BoundIndex >= L.Args.size() ||
-        normalizeSpelling(L.Args[BoundIndex].Text) != G->Derived->Extent)
-      return "the launch at " + L.Location + " sizes the grid by '" +
-             G->Derived->Extent + "' but passes '" +
-             (BoundIndex < L.Args.size() ? L.Args[BoundIndex].Text : "?") +
-             "' as the bound '" + Bound->Name + "'";
+    // The variant covers at least ceil(E / block) * block indices, E the
+    // grid's extent; the guard must cut every thread beyond E: its bound,
+    // for this launch, is at most E.
+    if (!Bound) {
+      if (!G->Derived->ExtentValue || Form.Offset > *G->Derived->ExtentValue)
+        return "the guard bounds '" + V->Name + "' by " + B->second + " = " +
+               std::to_string(Form.Offset) + ", which the grid at " +
+               L.Location + " (extent '" + G->Derived->Extent +
+               "') is not known to cover";
+    } else {
+      std::string Arg = BoundIndex < L.Args.size()
+                            ? normalizeSpelling(L.Args[BoundIndex].Text)
+                            : "";
+      if (!Field.empty() && !Arg.empty())
+        Arg += "." + Field.str();
+      if (Arg.empty() || Arg != G->Derived->Extent)
+        return "the launch at " + L.Location + " sizes the grid by '" +
+               G->Derived->Extent + "' but passes '" +
+               (Arg.empty() ? std::string("?") : Arg) + "' for the bound '" +
+               Form.Symbol + "'";
+    }
     if (!findSpelling(Ctx.Source, G->ResolvedSpan, G->Derived->Extent))
       return "the extent '" + G->Derived->Extent + "' of the grid at " +
              L.Location + " cannot be found once in its expression";

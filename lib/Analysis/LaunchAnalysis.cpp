@@ -362,6 +362,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         if (Div->getOpcode() == BO_Div) {
           D.Form = "ceil-float";
           D.Extent = normalizeSpelling(Text.text(stripCasts(Div->getLHS())));
+          D.ExtentValue = evaluateInt(stripCasts(Div->getLHS()), Ctx);
           Divisor = Div->getRHS();
         }
       }
@@ -375,6 +376,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
            StringRef(Lower).contains("round"))) {
         D.Form = "ceil-div";
         D.Extent = normalizeSpelling(Text.text(Call->getArg(0)));
+        D.ExtentValue = evaluateInt(Call->getArg(0), Ctx);
         Divisor = Call->getArg(1);
       }
     }
@@ -403,13 +405,19 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
       std::string Extent;
       auto ExtentExcept = [&](int A, int B) {
         std::string Out;
+        std::optional<int64_t> Sum = 0;
         for (size_t I = 0; I < Terms.size(); ++I) {
           if ((int)I == A || (int)I == B)
             continue;
+          std::optional<int64_t> V = evaluateInt(Terms[I].second, Ctx);
+          Sum = Sum && V ? std::optional<int64_t>(*Sum + (Terms[I].first ? -*V
+                                                                         : *V))
+                         : std::nullopt;
           std::string T = normalizeSpelling(Text.text(Terms[I].second));
           Out += Out.empty() ? (Terms[I].first ? "-" + T : T)
                              : (Terms[I].first ? "-" : "+") + T;
         }
+        D.ExtentValue = Sum;
         return Out;
       };
       if (BlockTerm >= 0 && MinusOne >= 0 && Terms.size() >= 3) {
@@ -421,6 +429,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
       } else {
         D.Form = "floor-div";
         D.Extent = normalizeSpelling(Text.text(BO->getLHS()));
+        D.ExtentValue = evaluateInt(BO->getLHS(), Ctx);
       }
     } else if (BO->getOpcode() == BO_Add) {
       // (n - 1) / B + 1
@@ -434,6 +443,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
           if (V && *V == 1) {
             D.Form = "ceil-div";
             D.Extent = normalizeSpelling(Text.text(Terms[0].second));
+            D.ExtentValue = evaluateInt(Terms[0].second, Ctx);
             Divisor = Div->getRHS();
           }
         }

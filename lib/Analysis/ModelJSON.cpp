@@ -258,6 +258,10 @@ json::Value toJSON(const ThreadMapping &M) {
   json::Object Bounds;
   for (const auto &[Var, Bound] : M.UpperBounds)
     Bounds[Var] = Bound;
+  json::Object BoundForms;
+  for (const auto &[Var, F] : M.UpperBoundForms)
+    BoundForms[Var] = json::Object{{"symbol", strOrNull(F.Symbol)},
+                                   {"offset", F.Offset}};
   json::Value Reduction = nullptr;
   if (const std::optional<ReductionLoopInfo> &R = M.Reduction) {
     json::Array Before;
@@ -279,6 +283,7 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"guard_condition", strOrNull(M.GuardCondition)},
                       {"upper_bounds", std::move(Bounds)},
                       {"guard_is_box", M.GuardIsBox},
+                      {"upper_bound_forms", std::move(BoundForms)},
                       {"work", toJSON(M.Work)},
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},

@@ -222,6 +222,7 @@ public:
       return refuse("the kernel is written inside a macro");
     DenseSet<const VarDecl *> Modified = modifiedVariables(Body);
     AffineBuilder Affine(Text, Kernel);
+    this->Affine = &Affine;
 
     // The prefix: declarations of integer locals computed from the thread's
     // coordinates and launch constants only (no memory, no loop). Those
@@ -500,6 +501,7 @@ private:
 
   std::string NoIndexReason, ModifiedIndex;
   DenseSet<const VarDecl *> Uninitialized; // prefix locals without a value
+  AffineBuilder *Affine = nullptr;         // of the kernel being built
 
   /// The region the guard lets a thread work in, as bounds on the index
   /// variables: the condition of a wrapping `if` is a conjunction (`&&`),
@@ -543,6 +545,24 @@ private:
       return;
     }
     std::string Bound = Text.text(BoundSide);
+    if (Affine)
+      if (std::optional<AffineExpr> F = Affine->build(BoundSide).Form;
+          F && !F->hasVariables()) {
+        // symbol + constant, or a constant
+        ThreadMapping::BoundForm Form;
+        bool Ok = true;
+        for (const auto &[Mono, Coef] : F->constantPart().terms()) {
+          if (Mono.empty())
+            Form.Offset += Coef;
+          else if (Mono.size() == 1 && Coef == 1 && Form.Symbol.empty())
+            Form.Symbol = Mono.front();
+          else
+            Ok = false;
+        }
+        Form.Offset += Op == BO_LE;
+        if (Ok)
+          M.UpperBoundForms[T->Name] = Form;
+      }
     if (Op == BO_LE)
       Bound = (isa<DeclRefExpr>(stripCasts(BoundSide)) ||
                        isa<IntegerLiteral>(stripCasts(BoundSide))

@@ -99,6 +99,7 @@ struct ValueOrigin {
   struct Derivation {
     std::string Form;      ///< "ceil-div", "ceil-float", "floor-div"
     std::string Extent;    ///< the domain size, e.g. "n"
+    std::optional<int64_t> ExtentValue; ///< when a compile-time constant
     std::string BlockTerm; ///< the divisor as spelled, e.g. "BLOCK", "block.x"
     /// The divisor's QualifiedSymbol when it is a macro or constant.
     std::string BlockSymbol;
@@ -281,6 +282,15 @@ struct ThreadMapping {
   /// Index variable -> the exclusive upper bound the guard gives it, as
   /// spelled (`x < n` or, for an early return, `x >= n`).
   std::map<std::string, std::string> UpperBounds;
+  /// An upper bound's value as `Symbol + Offset` (Symbol a scalar parameter
+  /// "n" or a field "g.nx" of a by-value struct parameter; "" for a
+  /// compile-time constant, then Offset is its value), through macros,
+  /// constants and casts: `_PB_NX` expanding to `nx`, `nx - 1`, `n - 2 + 1`.
+  struct BoundForm {
+    std::string Symbol;
+    int64_t Offset = 0;
+  };
+  std::map<std::string, BoundForm> UpperBoundForms;
   /// The guard is exactly a conjunction of those upper bounds (no other
   /// condition), so it holds for a thread iff each index is below its bound.
   bool GuardIsBox = false;
