@@ -153,16 +153,15 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                L.Location + " (extent '" + G->Derived->Extent +
                "') is not known to cover";
     } else {
-      std::string Arg = BoundIndex < L.Args.size()
-                            ? normalizeSpelling(L.Args[BoundIndex].Text)
-                            : "";
-      if (!Field.empty() && !Arg.empty())
-        Arg += "." + Field.str();
-      if (Arg.empty() || Arg != G->Derived->Extent)
+      std::string Passed =
+          BoundIndex < L.Args.size() ? L.Args[BoundIndex].Text : "";
+      if (!Field.empty() && !Passed.empty())
+        Passed += "." + Field.str();
+      if (Passed.empty() || normalizeSpelling(Passed) != G->Derived->Extent)
         return "the launch at " + L.Location + " sizes the grid by '" +
                G->Derived->Extent + "' but passes '" +
-               (Arg.empty() ? std::string("?") : Arg) + "' for the bound '" +
-               Form.Symbol + "'";
+               (Passed.empty() ? std::string("?") : Passed) +
+               "' as the bound '" + Form.Symbol + "'";
     }
     if (!findSpelling(Ctx.Source, G->ResolvedSpan, G->Derived->Extent))
       return "the extent '" + G->Derived->Extent + "' of the grid at " +

@@ -69,11 +69,14 @@ json::Value toJSON(const ValueOrigin &V) {
   if (!V.Span.Begin.empty()) {
     O["span"] = toJSON(V.Span);
     O["resolved_span"] = toJSON(V.ResolvedSpan);
+    O["stable_at_launch"] = V.StableAtLaunch;
   }
   if (V.Derived)
     O["derived"] = json::Object{{"form", V.Derived->Form},
                                 {"extent", V.Derived->Extent},
+                                {"extent_value", optInt(V.Derived->ExtentValue)},
                                 {"block_term", V.Derived->BlockTerm},
+                                {"block_symbol", strOrNull(V.Derived->BlockSymbol)},
                                 {"block_dim", strOrNull(V.Derived->BlockDim)}};
   return O;
 }
@@ -83,6 +86,8 @@ json::Value toJSON(const LaunchDim3 &D) {
   for (const ValueOrigin &V : D.Dims)
     Dims.push_back(toJSON(V));
   json::Object O{{"text", D.Text}, {"form", D.Form}, {"dims", std::move(Dims)}};
+  if (!D.Span.Begin.empty())
+    O["span"] = toJSON(D.Span);
   if (!D.Variable.empty())
     O["variable"] = D.Variable;
   return O;

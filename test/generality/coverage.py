@@ -9,7 +9,10 @@ legally change is not a miss when it gets no knob); the thread-mapping
 transforms (coarsen, vectorize) over the kernels with a thread mapping
 ("1d", "2d", "3d").
 
-    coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--list]
+    coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--list] [--table]
+
+--table prints, per kernel, the transforms that offer it a knob and the
+reason of each one that refuses (the golden file expected-knobs.txt).
 
 Exits 1 when a --min-* threshold is not met, 2 on a tool failure.
 """
@@ -34,8 +37,9 @@ def load_manifests():
 
 
 def analyze(tool, program):
-    path = os.path.join(ROOT, program["file"])
-    r = subprocess.run([tool, path, "--analyze"], capture_output=True, text=True)
+    # Relative to the repository, so that reasons name repository paths.
+    r = subprocess.run([os.path.abspath(tool), program["file"], "--analyze"],
+                       capture_output=True, text=True, cwd=ROOT)
     if r.returncode != 0:
         sys.stderr.write("coverage: %s failed (exit %d): %s\n" %
                          (program["file"], r.returncode, r.stderr.strip()))
@@ -52,6 +56,8 @@ def main():
     ap.add_argument("tool")
     ap.add_argument("--json")
     ap.add_argument("--list", action="store_true", help="print every refusal")
+    ap.add_argument("--table", action="store_true",
+                    help="per kernel: knobs offered and every refusal")
     ap.add_argument("--min-block-size", type=float, default=0.0)
     ap.add_argument("--min-coarsen", type=float, default=0.0)
     args = ap.parse_args()
@@ -69,7 +75,9 @@ def main():
                             if unqualified(kn.get("kernel")) == name})
             refused = {r["transform"]: r["reason"] for r in model["refused"]
                        if unqualified(r.get("kernel")) == name}
+            info = [x for x in model["kernels"] if unqualified(x["name"]) == name]
             rows.append({"program": p["program"], "kernel": name,
+                         "loops": len(info[0]["loops"]) if info else 0,
                          "mapping": k.get("mapping"),
                          "block_size_changeable": k.get("block_size_changeable", True),
                          "knobs": knobs, "refused": refused})
@@ -79,13 +87,20 @@ def main():
         hit = [r for r in pool if transform in r["knobs"]]
         return len(hit), len(pool), [r for r in pool if transform not in r["knobs"]]
 
+    if args.table:
+        for r in sorted(rows, key=lambda r: (r["program"], r["kernel"])):
+            print("%s/%s: %s" % (r["program"], r["kernel"], " ".join(r["knobs"]) or "-"))
+            for t, why in sorted(r["refused"].items()):
+                print("    %s: %s" % (t, why))
+        return 2 if failed else 0
+
     summary = {}
     for transform, eligible in [
             ("block-size", lambda r: r["block_size_changeable"]),
             ("coarsen", lambda r: r["mapping"] in MAPPED),
             ("vectorize", lambda r: r["mapping"] in MAPPED),
             ("read-only", lambda r: True),
-            ("unroll", lambda r: True),
+            ("unroll", lambda r: r["loops"] > 0),
             ("launch-bounds", lambda r: True)]:
         hit, total, misses = share(transform, eligible)
         summary[transform] = {"offered": hit, "eligible": total,
