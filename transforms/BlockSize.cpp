@@ -243,6 +243,22 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         P.Scopes.push_back(
             {B.ResolvedSpan.BeginOffset, B.ResolvedSpan.EndOffset});
     }
+    // A template argument written as the same number as the block
+    // (`k<256><<<g, 256>>>`) may be the body's copy of the block size, and
+    // nothing ties the two: the body would keep the old one.
+    for (size_t A = 0; A < L.TemplateArgs.size() && A < K.TemplateParams.size();
+         ++A) {
+      StringRef Arg = StringRef(L.TemplateArgs[A]).trim();
+      int64_t V = 0;
+      if (K.TemplateParams[A].Kind != "non-type" || Arg.getAsInteger(0, V))
+        continue;
+      if (std::find(S.begin(), S.end(), V) != S.end())
+        return P.refuse("the template argument " + Arg.str() + " for '" +
+                            K.TemplateParams[A].Name + "' at " + L.Location +
+                            " equals the block size, which nothing ties it "
+                            "to; the body would keep the old value",
+                        L.Location);
+    }
     if (!Shape)
       Shape = S;
     else if (*Shape != S)

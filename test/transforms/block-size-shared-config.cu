@@ -67,3 +67,18 @@ void run(float *v, int nx, int ny) {
 // APPLY1: const int blocks = (n + cfg::kThreads - 1) / cfg::kThreads;
 // APPLY1-NEXT: shift<<<dim3((n + cfg::shift_kThreads - 1) / cfg::shift_kThreads), dim3(cfg::shift_kThreads)>>>(v, n);
 // APPLY1-NEXT: negate<<<blocks, cfg::kThreads>>>(v, n);
+
+// A template argument spelled as the block's number may be the body's own
+// copy of the block size: refused, since nothing ties the two. (Found on the
+// H200: the variant with block 32 and BLOCK = 256 computed wrong results.)
+// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=TEMPLATE
+// TEMPLATE: reason = "the template argument 256 for 'BLOCK' at {{.*}}block-size-shared-config.cu:[[@LINE+8]]:3 equals the block size, which nothing ties it to; the body would keep the old value"
+template <int BLOCK>
+__global__ void scale_tpl(float *v, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) v[i] *= 2.0f;
+}
+void run_tpl(float *v, int n) {
+  const int grid = (n + 256 - 1) / 256;
+  scale_tpl<256><<<grid, 256>>>(v, n);
+}
