@@ -100,6 +100,17 @@ std::string blockShapeRefusal(const KernelInfo &K) {
   return "";
 }
 
+/// The launch's grid argument is a plain variable (`grid`, `blocks`) that
+/// the launch can divide in place.
+static bool sharedGridVariable(const LaunchSite &L) {
+  StringRef T = StringRef(L.Grid.Text).trim();
+  return L.Grid.Span.EndOffset > L.Grid.Span.BeginOffset && !T.empty() &&
+         (isAlpha(T[0]) || T[0] == '_') &&
+         T.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+             StringRef::npos;
+}
+
 std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                               StringRef Dim) {
   const ThreadIndexVar *V = K.Mapping.indexVar(Dim);
@@ -163,12 +174,17 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                (Passed.empty() ? std::string("?") : Passed) +
                "' as the bound '" + Form.Symbol + "'";
     }
+    if (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan)) {
+      // The launch divides the shared grid itself (see shrinkGrid).
+      if (!sharedGridVariable(L))
+        return "the grid at " + L.Location +
+               " is shared with launches of other kernels and is not a "
+               "variable the launch can divide";
+      continue;
+    }
     if (!findSpelling(Ctx.Source, G->ResolvedSpan, G->Derived->Extent))
       return "the extent '" + G->Derived->Extent + "' of the grid at " +
              L.Location + " cannot be found once in its expression";
-    if (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan))
-      return "the grid at " + L.Location +
-             " is shared with launches of other kernels";
   }
   return "";
 }
@@ -176,8 +192,36 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
 Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
                  int64_t Factor, EditSet &Out) {
   std::set<unsigned> Done; // launches may share one dim3 variable
+  std::string F = std::to_string(Factor);
   for (const LaunchSite &L : K.Launches) {
     const ValueOrigin &G = L.Grid.Dims[dimIndex(Dim)];
+    if (sharedWithOtherKernel(Ctx, K, G.ResolvedSpan)) {
+      // Other kernels read the same grid: this launch divides its own
+      // argument. ceil(ceil(E / B) / F) = ceil(E / (B * F)), so the shrunk
+      // grid covers the same extent.
+      std::string V = L.Grid.Text;
+      std::string Arg;
+      if (L.Grid.Form == "scalar") {
+        Arg = "((" + V + ") + " + F + " - 1) / " + F;
+      } else {
+        Arg = "dim3(";
+        for (unsigned I = 0; I < 3; ++I) {
+          std::string C = "(" + V + ")." + std::string(I == 0   ? "x"
+                                                       : I == 1 ? "y"
+                                                                : "z");
+          Arg += (I ? ", " : "") +
+                 (I == dimIndex(Dim) ? "(" + C + " + " + F + " - 1) / " + F
+                                     : C);
+        }
+        Arg += ")";
+      }
+      if (Error Err = Out.replace(L.Grid.Span.BeginOffset,
+                                  L.Grid.Span.EndOffset -
+                                      L.Grid.Span.BeginOffset,
+                                  Arg))
+        return Err;
+      continue;
+    }
     auto R = findSpelling(Ctx.Source, G.ResolvedSpan, G.Derived->Extent);
     if (!R)
       return makeToolError(ExitCode::Internal,

@@ -41,7 +41,9 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                               llvm::StringRef Dim);
 
 /// Edits every launch of K so that dimension Dim has Factor times fewer
-/// threads: E becomes ((E) + Factor - 1) / Factor inside ceil(E / block).
+/// threads: E becomes ((E) + Factor - 1) / Factor inside ceil(E / block); a
+/// launch whose grid variable other kernels' launches use too divides its
+/// own argument instead (`dim3(((grid).x + 2 - 1) / 2, (grid).y, ...)`).
 llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
                        llvm::StringRef Dim, int64_t Factor, EditSet &Out);
 
