@@ -55,6 +55,7 @@ public:
 
 private:
   ValueOrigin classify(const Expr *E, const Expr **Resolved);
+  bool isRemainderIndicator(const Expr *X, const Expr *N, const Expr *B) const;
   bool followable(const VarDecl *VD) const {
     return VD->hasLocalStorage() && VD->getInit() && !Modified.count(VD) &&
            !isa<ParmVarDecl>(VD);
@@ -342,6 +343,48 @@ std::string ConfigClassifier::matchBlockDim(const std::string &Term,
   return "";
 }
 
+/// True when X is 1 exactly when N % B is not 0, and 0 otherwise: `N % B !=
+/// 0`, `N % B > 0`, `(N % B) ? 1 : 0`, `N % B == 0 ? 0 : 1`, `N % B != 0 ? 1
+/// : 0`. N and B are compared by spelling (the same expressions as the
+/// quotient's).
+bool ConfigClassifier::isRemainderIndicator(const Expr *X, const Expr *N,
+                                            const Expr *B) const {
+  const ASTContext &Ctx = Text.context();
+  auto IsRem = [&](const Expr *E) {
+    const auto *R = dyn_cast<BinaryOperator>(stripCasts(E));
+    return R && R->getOpcode() == BO_Rem &&
+           normalizeSpelling(Text.text(stripCasts(R->getLHS()))) ==
+               normalizeSpelling(Text.text(stripCasts(N))) &&
+           normalizeSpelling(Text.text(stripCasts(R->getRHS()))) ==
+               normalizeSpelling(Text.text(stripCasts(B)));
+  };
+  auto IsZero = [&](const Expr *E) { return evaluateInt(E, Ctx) == 0; };
+  auto IsOne = [&](const Expr *E) { return evaluateInt(E, Ctx) == 1; };
+  // Whether C is "N % B != 0" (true) or "N % B == 0" (false).
+  auto Condition = [&](const Expr *C) -> std::optional<bool> {
+    if (IsRem(C))
+      return true;
+    const auto *Cmp = dyn_cast<BinaryOperator>(stripCasts(C));
+    if (!Cmp || !IsRem(Cmp->getLHS()) || !IsZero(Cmp->getRHS()))
+      return std::nullopt;
+    if (Cmp->getOpcode() == BO_NE || Cmp->getOpcode() == BO_GT)
+      return true;
+    if (Cmp->getOpcode() == BO_EQ)
+      return false;
+    return std::nullopt;
+  };
+  const Expr *S = stripCasts(X);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    std::optional<bool> C = Condition(CO->getCond());
+    if (!C)
+      return false;
+    return *C ? IsOne(CO->getTrueExpr()) && IsZero(CO->getFalseExpr())
+              : IsZero(CO->getTrueExpr()) && IsOne(CO->getFalseExpr());
+  }
+  std::optional<bool> C = Condition(S);
+  return C && *C && !IsRem(S); // a bare N % B is not 0/1
+}
+
 std::optional<ValueOrigin::Derivation>
 ConfigClassifier::derivation(const Expr *G, unsigned Dim,
                              const LaunchDim3 &Block) {
@@ -432,8 +475,17 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         D.ExtentValue = evaluateInt(BO->getLHS(), Ctx);
       }
     } else if (BO->getOpcode() == BO_Add) {
-      // (n - 1) / B + 1
       const auto *Div = dyn_cast<BinaryOperator>(stripCasts(BO->getLHS()));
+      // n / B + (n % B != 0), n / B + (n % B == 0 ? 0 : 1), and the other
+      // spellings of "one more block when B does not divide n".
+      if (Div && Div->getOpcode() == BO_Div &&
+          isRemainderIndicator(BO->getRHS(), Div->getLHS(), Div->getRHS())) {
+        D.Form = "ceil-div";
+        D.Extent = normalizeSpelling(Text.text(stripCasts(Div->getLHS())));
+        D.ExtentValue = evaluateInt(Div->getLHS(), Ctx);
+        Divisor = Div->getRHS();
+      }
+      // (n - 1) / B + 1
       std::optional<int64_t> One = evaluateInt(BO->getRHS(), Ctx);
       if (Div && Div->getOpcode() == BO_Div && One && *One == 1) {
         std::vector<std::pair<bool, const Expr *>> Terms;
