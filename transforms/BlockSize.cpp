@@ -283,6 +283,24 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                 "would cover a different index range",
             L.Location);
       }
+      if (const SourceSpan &Def = G->Derived->DivisorDefinition;
+          Def.EndOffset > Def.BeginOffset && !Private) {
+        // `tile = kBlock * 4` is renamed with the block's symbol: no other
+        // kernel's grid may divide by it.
+        for (const KernelInfo &Other : Ctx.Model.Kernels)
+          for (const LaunchSite &OL : Other.Launches)
+            for (const ValueOrigin &OG : OL.Grid.Dims)
+              if (&Other != &K && OG.Derived &&
+                  OG.Derived->DivisorDefinition.BeginOffset ==
+                      Def.BeginOffset &&
+                  OG.Derived->DivisorDefinition.EndOffset == Def.EndOffset)
+                return P.refuse("the grid at " + L.Location + " divides by '" +
+                                    G->Derived->BlockTerm +
+                                    "' through a variable the grid of " +
+                                    Other.Name + " divides by too",
+                                L.Location);
+        P.Scopes.push_back({Def.BeginOffset, Def.EndOffset});
+      }
       if (Private) {
         P.Private.back().Derived[I] = &*G->Derived;
         continue; // recomputed at the launch
@@ -361,7 +379,11 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
 /// The grid ceil(Extent / B) (in the derivation's own form) for a block
 /// extent written as Block (a number or the kernel's copy of a symbol).
 std::string recomputedGrid(const ValueOrigin::Derivation &D,
-                           const std::string &Block) {
+                           std::string Block) {
+  if (D.BlockMultiple > 1)
+    Block = !Block.empty() && isDigit(Block[0])
+                ? std::to_string(D.BlockMultiple * std::stoll(Block))
+                : "(" + std::to_string(D.BlockMultiple) + " * " + Block + ")";
   std::string Extent = D.Extent;
   if (Extent.find_first_of("+-*/%?<>&|") != std::string::npos)
     Extent = "(" + Extent + ")";

@@ -56,6 +56,8 @@ public:
 private:
   ValueOrigin classify(const Expr *E, const Expr **Resolved);
   bool isRemainderIndicator(const Expr *X, const Expr *N, const Expr *B) const;
+  void blockMultiple(const Expr *Divisor, unsigned Dim, const LaunchDim3 &Block,
+                     ValueOrigin::Derivation &D);
   bool followable(const VarDecl *VD) const {
     return VD->hasLocalStorage() && VD->getInit() && !Modified.count(VD) &&
            !isa<ParmVarDecl>(VD);
@@ -343,6 +345,49 @@ std::string ConfigClassifier::matchBlockDim(const std::string &Term,
   return "";
 }
 
+/// A divisor that is c blocks: `c * S` or `S * c` with c a constant (a
+/// number or another named constant, such as items per thread) and S the
+/// same macro or constant as the block (never a number that merely equals
+/// it), written at the grid or in the initializer of an unmodified local.
+void ConfigClassifier::blockMultiple(const Expr *Divisor, unsigned Dim,
+                                     const LaunchDim3 &Block,
+                                     ValueOrigin::Derivation &D) {
+  const ASTContext &Ctx = Text.context();
+  const Expr *E = stripCasts(Divisor);
+  SourceSpan Definition;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && followable(VD)) {
+      E = stripCasts(VD->getInit());
+      Definition = Text.span(VD->getInit()->getSourceRange());
+    }
+  const auto *Mul = dyn_cast_or_null<BinaryOperator>(E);
+  if (!Mul || Mul->getOpcode() != BO_Mul)
+    return;
+  for (auto [C, S] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                      std::pair(Mul->getRHS(), Mul->getLHS())}) {
+    std::optional<int64_t> Factor = evaluateInt(C, Ctx);
+    if (!Factor || *Factor < 2)
+      continue;
+    ValueOrigin Sym = classify(stripCasts(S), nullptr);
+    ValueOrigin FactorSym = classify(stripCasts(C), nullptr);
+    if ((Sym.Kind != "macro" && Sym.Kind != "constant") ||
+        FactorSym.QualifiedSymbol == Sym.QualifiedSymbol)
+      continue; // kBlock * kBlock is not a fixed number of blocks
+    std::string Term = normalizeSpelling(Text.text(stripCasts(S)));
+    std::string Dimension =
+        matchBlockDim(Term, std::nullopt, Dim, Block, Sym.QualifiedSymbol);
+    if (Dimension.empty())
+      continue;
+    D.BlockDim = Dimension;
+    D.BlockTerm = Term;
+    D.BlockSymbol = Sym.QualifiedSymbol;
+    D.BlockMultiple = *Factor;
+    D.DivisorDefinition = Definition;
+    return;
+  }
+}
+
 /// True when X is 1 exactly when N % B is not 0, and 0 otherwise: `N % B !=
 /// 0`, `N % B > 0`, `(N % B) ? 1 : 0`, `N % B == 0 ? 0 : 1`, `N % B != 0 ? 1
 /// : 0`. N and B are compared by spelling (the same expressions as the
@@ -510,6 +555,8 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
     D.BlockSymbol = DivisorOrigin.QualifiedSymbol;
   D.BlockDim = matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Dim,
                              Block, D.BlockSymbol);
+  if (D.BlockDim.empty())
+    blockMultiple(Divisor, Dim, Block, D);
   return D;
 }
 

@@ -77,6 +77,7 @@ json::Value toJSON(const ValueOrigin &V) {
                                 {"extent_value", optInt(V.Derived->ExtentValue)},
                                 {"block_term", V.Derived->BlockTerm},
                                 {"block_symbol", strOrNull(V.Derived->BlockSymbol)},
+                                {"block_multiple", V.Derived->BlockMultiple},
                                 {"block_dim", strOrNull(V.Derived->BlockDim)}};
   return O;
 }

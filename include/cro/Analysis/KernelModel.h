@@ -103,6 +103,13 @@ struct ValueOrigin {
     std::string BlockTerm; ///< the divisor as spelled, e.g. "BLOCK", "block.x"
     /// The divisor's QualifiedSymbol when it is a macro or constant.
     std::string BlockSymbol;
+    /// The divisor is this many blocks (`const int tile = kBlock * 4;` for
+    /// kernels that handle 4 elements per thread): the grid is ceil(Extent /
+    /// (BlockMultiple * block)).
+    int64_t BlockMultiple = 1;
+    /// Where the divisor is defined when it is a local of the launching
+    /// function (`tile`'s initializer); empty when written at the grid.
+    SourceSpan DivisorDefinition;
     std::string
         BlockDim; ///< "x"/"y"/"z" of the launch's block it matches, "" if none
   };
