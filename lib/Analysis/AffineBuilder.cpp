@@ -160,8 +160,6 @@ std::optional<AffineExpr> AffineBuilder::visit(const Expr *E, unsigned Depth) {
         return fail(E, "variable '" + VD->getNameAsString() +
                            "' is read before its assignment");
       }
-      // A global constant whose value is not an integer constant
-      // expression (e.g. initialized at run time) stays opaque.
       if (Modified.count(VD))
         return fail(E, "variable '" + VD->getNameAsString() +
                            "' is modified in the kernel");

@@ -220,8 +220,7 @@ public:
       return refuse("the kernel has no body");
     if (Body->getBeginLoc().isMacroID())
       return refuse("the kernel is written inside a macro");
-    DenseSet<const VarDecl *> Modified = modifiedVariables(Body);
-    AffineBuilder Affine(Text, Kernel);
+    AffineBuilder Affine(Text, Kernel); // knows which locals are modified
     this->Affine = &Affine;
 
     // The prefix: declarations of integer locals computed from the thread's
@@ -235,7 +234,7 @@ public:
     bool InPrefix = true;
     for (const Stmt *S : Body->body()) {
       const auto *DS = dyn_cast<DeclStmt>(S);
-      if (InPrefix && DS && prefixDecl(DS, Affine, Modified, Parts))
+      if (InPrefix && DS && prefixDecl(DS, Affine, Parts))
         continue;
       if (InPrefix && prefixAssignment(S, Affine))
         continue;
@@ -408,7 +407,6 @@ private:
   /// thread's coordinates (no memory read, no loop variable). Index
   /// variables are recorded as found.
   bool prefixDecl(const DeclStmt *DS, AffineBuilder &Affine,
-                  const DenseSet<const VarDecl *> &Modified,
                   std::vector<const VarDecl *> &Parts) {
     std::vector<std::pair<const VarDecl *, std::optional<std::string>>> Found;
     for (const Decl *D : DS->decls()) {
@@ -425,7 +423,7 @@ private:
       if (!R.Form)
         return false;
       std::optional<std::string> Dim = indexDim(*R.Form, V);
-      if (Modified.count(V)) {
+      if (Affine.isModified(V)) {
         if (Dim)
           ModifiedIndex = V->getNameAsString();
         return false;
