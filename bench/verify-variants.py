@@ -13,7 +13,6 @@ import concurrent.futures
 import datetime
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "test", "variants"))
-from variants import accepts, analyze, configurations, make_variant, nvcc_command  # noqa: E402
+from variants import nvcc_command, sample_variants  # noqa: E402
 
 
 def machine():
@@ -51,32 +50,28 @@ def main():
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
 
-    rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="cro-verify-")
-    jobs = []
-    for src in args.files:
-        model = analyze(args.tool, src)
-        for name, cfg in configurations(
-                model["knobs"], rng, args.random,
-                accept=lambda c, s=src: accepts(args.tool, s, c)):
-            jobs.append({"program": os.path.basename(src), "src": src,
-                         "name": name, "config": cfg})
+    with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
+        samples = pool.map(
+            lambda ix: sample_variants(args.tool, ix[1], args.seed, args.random,
+                                       os.path.join(work, str(ix[0]))),
+            enumerate(args.files))
+        jobs = [{"program": os.path.basename(v.src), "src": v.src, "name": v.name,
+                 "config": v.cfg, "variant": v}
+                for vs in samples for v in vs]
 
     def build(i_job):
         i, job = i_job
-        d = os.path.join(work, str(i))
-        os.makedirs(d)
-        try:
-            variant, text, flags = make_variant(args.tool, job["src"], job["config"], d)
-        except RuntimeError as e:
-            return i, {"built": False, "error": str(e)}
-        exe = os.path.join(d, "prog")
-        c = subprocess.run(nvcc_command(args.nvcc, job["src"], variant, exe, flags,
+        v = job.pop("variant")
+        if v.error is not None:
+            return i, {"built": False, "error": v.error}
+        exe = os.path.join(os.path.dirname(v.path), "prog")
+        c = subprocess.run(nvcc_command(args.nvcc, v.src, v.path, exe, v.flags,
                                         compile_only=False),
                            capture_output=True, text=True)
         if c.returncode != 0:
             return i, {"built": False, "error": c.stderr[-2000:]}
-        return i, {"built": True, "exe": exe, "flags": flags}
+        return i, {"built": True, "exe": exe, "flags": v.flags}
 
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:

@@ -3,6 +3,7 @@ bench/verify-variants.py on the GPU machine): which configurations to try,
 and how to turn one into a built variant."""
 import json
 import os
+import random
 import subprocess
 
 HEADER = "// cuda-rewrite-opt: build this variant with nvcc"
@@ -19,18 +20,24 @@ def analyze(tool, path, arch="sm_90"):
 BAD_CONFIG = 10  # the tool's exit code for a configuration it rejects
 
 
+def apply_config(tool, src, cfg, out, arch="sm_90"):
+    """Runs the tool's --apply for cfg, writing the variant to out; returns
+    the finished process (returncode BAD_CONFIG: the tool rejected cfg)."""
+    cfg_path = os.path.join(os.path.dirname(out), "config.json")
+    with open(cfg_path, "w") as f:
+        json.dump(cfg, f)
+    return subprocess.run([tool, src, "--apply", cfg_path, "-o", out,
+                           "--cuda-gpu-arch=" + arch],
+                          capture_output=True, text=True)
+
+
 def accepts(tool, src, cfg, arch="sm_90"):
     """True unless the tool rejects cfg before building (knobs that cannot
     be combined: two transforms remapping one kernel, a tile larger than
     shared memory, a non-square block for a transposed tile)."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
-        cfg_path = os.path.join(d, "config.json")
-        with open(cfg_path, "w") as f:
-            json.dump(cfg, f)
-        r = subprocess.run([tool, src, "--apply", cfg_path, "-o",
-                            os.path.join(d, "v.cu"), "--cuda-gpu-arch=" + arch],
-                           capture_output=True, text=True)
+        r = apply_config(tool, src, cfg, os.path.join(d, "v.cu"), arch)
         return r.returncode != BAD_CONFIG
 
 
@@ -57,20 +64,28 @@ def configurations(knobs, rng, randoms, accept=None):
 def make_variant(tool, src, cfg, workdir, arch="sm_90"):
     """Writes the variant of src for cfg into workdir. Returns
     (path, text, nvcc_flags) or raises RuntimeError."""
-    cfg_path = os.path.join(workdir, "config.json")
-    with open(cfg_path, "w") as f:
-        json.dump(cfg, f)
     variant = os.path.join(workdir, os.path.basename(src))
-    r = subprocess.run([tool, src, "--apply", cfg_path, "-o", variant,
-                        "--cuda-gpu-arch=" + arch],
-                       capture_output=True, text=True)
+    r = apply_config(tool, src, cfg, variant, arch)
     if r.returncode != 0:
         raise RuntimeError(f"--apply failed ({r.returncode}): {r.stderr.strip()}")
+    return read_variant(variant)
+
+
+def read_variant(variant):
+    """(path, text, nvcc_flags) of a variant the tool wrote: the flags are
+    those its first line names."""
     with open(variant) as f:
         text = f.read()
     first = text.split("\n", 1)[0]
     flags = first[len(HEADER):].split() if first.startswith(HEADER) else []
     return variant, text, flags
+
+
+def source_of(text):
+    """The variant's text without the tool's build-flags line."""
+    if text.startswith(HEADER):
+        return text.split("\n", 1)[1] if "\n" in text else ""
+    return text
 
 
 def nvcc_command(nvcc, src, variant, out, flags, arch="sm_90", compile_only=True):
@@ -79,3 +94,57 @@ def nvcc_command(nvcc, src, variant, out, flags, arch="sm_90", compile_only=True
     if compile_only:
         cmd.insert(1, "-c")
     return cmd
+
+
+DRAWS = 20  # random combinations drawn before giving one up (see configurations)
+
+
+class Variant:
+    def __init__(self, src, name, cfg, path=None, text=None, flags=None, error=None):
+        self.src, self.name, self.cfg = src, name, cfg
+        self.path, self.text, self.flags, self.error = path, text, flags, error
+
+
+def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90"):
+    """The sample of src's variants -- the default, each knob at both ends,
+    `randoms` random combinations -- written under workdir by one
+    --apply-each (one parse for all of them). A random combination the tool
+    rejects (exit BAD_CONFIG: knobs that cannot be combined) is replaced by
+    the next of its DRAWS candidates, drawn up front with a per-file seed."""
+    try:
+        model = analyze(tool, src, arch)
+    except RuntimeError as e:
+        return [Variant(src, "analyze", {}, error=str(e))]
+    named = configurations(model["knobs"], None, 0)
+    rng = random.Random(f"{seed}:{os.path.basename(src)}")
+    drawn = [[{k["id"]: rng.choice(k["values"]) for k in model["knobs"]}
+              for _ in range(DRAWS)]
+             for _ in range(randoms if model["knobs"] else 0)]
+    configs = [cfg for _, cfg in named] + [cfg for slot in drawn for cfg in slot]
+    with open(os.path.join(workdir + ".json"), "w") as f:
+        json.dump(configs, f)
+    r = subprocess.run([tool, src, "--apply-each", workdir + ".json", "-o", workdir,
+                        "--cuda-gpu-arch=" + arch], capture_output=True, text=True)
+    if r.returncode != 0:
+        return [Variant(src, "apply-each", {}, error=f"--apply-each failed "
+                        f"({r.returncode}): {r.stderr.strip()}")]
+    results = [json.loads(line) for line in r.stdout.splitlines()]
+
+    def variant(name, cfg, res):
+        if res["exit_code"] != 0:
+            return Variant(src, name, cfg, error=f"--apply failed ({res['exit_code']}): {res['error']}")
+        path, text, flags = read_variant(res["file"])
+        if name == "default":
+            with open(src) as f:
+                if f.read() != text:
+                    return Variant(src, name, cfg, error="the default configuration changed the source")
+        return Variant(src, name, cfg, path, text, flags)
+
+    variants = [variant(name, cfg, res) for (name, cfg), res in zip(named, results)]
+    for i, slot in enumerate(drawn):
+        base = len(named) + i * DRAWS
+        for j, cfg in enumerate(slot):
+            if results[base + j]["exit_code"] != BAD_CONFIG:
+                variants.append(variant(f"random#{i}", cfg, results[base + j]))
+                break
+    return variants

@@ -3,6 +3,7 @@
 // A thin driver: options in, library calls, exit codes out (docs/usage.md).
 //
 //===----------------------------------------------------------------------===//
+#include "ApplyEachCommand.h"
 #include "MeasureCommand.h"
 #include "SearchCommand.h"
 #include "TuneCommand.h"
@@ -40,6 +41,12 @@ cl::opt<std::string> ApplyConfig(
     cl::desc("Apply a configuration (JSON object: knob id -> value) and write "
              "the rewritten source (-o, or stdout)"),
     cl::value_desc("config.json"), cl::cat(Category));
+cl::opt<std::string> ApplyEach(
+    "apply-each",
+    cl::desc("Apply each configuration of a JSON array, from one parse: "
+             "writes <-o DIR>/<index>/<file name> and prints a JSON line per "
+             "configuration (its exit code, file or error, nvcc flags)"),
+    cl::value_desc("configs.json"), cl::cat(Category));
 cl::opt<bool> Diff("diff",
                    cl::desc("Print the unified diff of the rewritten source "
                             "against the input"),
@@ -461,7 +468,17 @@ int run(int argc, char **argv) {
     return static_cast<int>(ExitCode::Usage);
   }
   // The main command: `cuda-rewrite-opt kernel.cu -o kernel.opt.cu`.
+  if (!ApplyEach.empty() &&
+      (!ApplyConfig.empty() || Diff || Analyze || Measure || Search || Replay ||
+       PrintSpace || OutputFile.empty() || OutputFile == "-")) {
+    errs() << "cuda-rewrite-opt: error: --apply-each writes its variants "
+              "under a directory: it needs -o DIR and goes with none of "
+              "--apply, --diff, --analyze, --measure, --search, --replay and "
+              "--print-space\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   const bool Tune = !OutputFile.empty() && !Analyze && ApplyConfig.empty() &&
+                    ApplyEach.empty() &&
                     !Measure && !Search && !Replay && !PrintSpace;
   if ((!ReportFile.empty() || !LogJson.empty()) && !Tune) {
     errs() << "cuda-rewrite-opt: error: --report and --log-json go with the "
@@ -609,6 +626,9 @@ int run(int argc, char **argv) {
     Req.ReportFile = OutputFile;
     return runMeasure(Req, **Parsed, Model, errs());
   }
+
+  if (!ApplyEach.empty())
+    return runApplyEach(ApplyEach, OutputFile, Ctx, Harness, outs(), errs());
 
   if (!ApplyConfig.empty() || Diff) {
     Expected<Variant> V = configuredVariant(Model, Source, TOpts);

@@ -1,0 +1,120 @@
+//===- ApplyEachCommand.cpp - many configurations from one parse ---------===//
+//
+// Parsing a CUDA file (its CUDA headers, host and device) is most of what
+// --apply costs; a caller that wants many variants of one file -- a test
+// that builds every knob's ends, an external tuner writing its own
+// candidates -- gets them all from one parse here, each with the result
+// --apply would have given it.
+//
+//===----------------------------------------------------------------------===//
+#include "ApplyEachCommand.h"
+#include "cro/Support/AtomicFile.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+Expected<json::Array> readConfigurations(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeToolError(ExitCode::BadConfig,
+                         "cannot read configurations '" + Path +
+                             "': " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return makeToolError(ExitCode::BadConfig,
+                         "configurations '" + Path + "' are not valid JSON: " +
+                             toString(V.takeError()));
+  json::Array *A = V->getAsArray();
+  if (!A)
+    return makeToolError(ExitCode::BadConfig,
+                         "configurations '" + Path +
+                             "' must be a JSON array of configurations "
+                             "(objects mapping knob ids to values)");
+  for (size_t I = 0; I < A->size(); ++I)
+    if (!(*A)[I].getAsObject())
+      return makeToolError(ExitCode::BadConfig,
+                           "configuration " + Twine(I) + " of '" + Path +
+                               "' is not a JSON object");
+  return std::move(*A);
+}
+
+/// The exit code and message of a failed configuration, as --apply would
+/// have printed them.
+std::pair<int, std::string> describeFailure(Error E) {
+  int Code = static_cast<int>(ExitCode::Internal);
+  std::string Message;
+  handleAllErrors(
+      std::move(E),
+      [&](const ToolError &TE) {
+        Code = static_cast<int>(TE.code());
+        Message = TE.message();
+      },
+      [&](const ErrorInfoBase &EI) { Message = EI.message(); });
+  return {Code, Message};
+}
+
+} // namespace
+
+int runApplyEach(StringRef ConfigsFile, StringRef OutputDir,
+                 const RewriteContext &Ctx, StringRef Harness,
+                 raw_ostream &Out, raw_ostream &Err) {
+  Expected<json::Array> Configs = readConfigurations(ConfigsFile);
+  if (!Configs)
+    return reportAndGetExitCode(Configs.takeError(), Err);
+  // (create_directories succeeds on an existing file: ask first.)
+  std::error_code EC =
+      sys::fs::exists(OutputDir) && !sys::fs::is_directory(OutputDir)
+          ? std::make_error_code(std::errc::not_a_directory)
+          : sys::fs::create_directories(OutputDir);
+  if (EC)
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::OutputError, "cannot create the output "
+                                             "directory '" +
+                                                 OutputDir +
+                                                 "': " + EC.message()),
+        Err);
+  StringRef FileName = sys::path::filename(Ctx.FilePath);
+  for (size_t I = 0; I < Configs->size(); ++I) {
+    json::Object Line{{"index", static_cast<int64_t>(I)}};
+    Expected<Variant> V = applyConfiguration(Ctx, *(*Configs)[I].getAsObject());
+    if (V) {
+      SmallString<256> Dir(OutputDir);
+      sys::path::append(Dir, std::to_string(I));
+      SmallString<256> File(Dir);
+      sys::path::append(File, FileName);
+      std::error_code EC = sys::fs::create_directories(Dir);
+      Error Written =
+          EC ? makeToolError(ExitCode::OutputError,
+                             "cannot create '" + Dir + "': " + EC.message())
+             : writeFileAtomically(File, variantFileText(*V) + Harness.str());
+      if (!Written) {
+        Line["exit_code"] = 0;
+        Line["file"] = File.str().str();
+        json::Array Flags;
+        for (const std::string &F : V->NvccFlags)
+          Flags.push_back(F);
+        Line["nvcc_flags"] = std::move(Flags);
+      } else {
+        auto [Code, Message] = describeFailure(std::move(Written));
+        Line["exit_code"] = Code;
+        Line["error"] = Message;
+      }
+    } else {
+      auto [Code, Message] = describeFailure(V.takeError());
+      Line["exit_code"] = Code;
+      Line["error"] = Message;
+    }
+    Out << json::Value(std::move(Line)) << "\n";
+  }
+  return 0;
+}
+
+} // namespace cro
