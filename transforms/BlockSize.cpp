@@ -466,7 +466,10 @@ unsigned qualifierStart(StringRef Src, unsigned Offset) {
   }
 }
 
-std::vector<json::Value> domain(const Plan &P) {
+/// The shapes the target can launch: at most its threads per block, in
+/// whole warps (multi-dimensional shapes of at least two warps).
+std::vector<json::Value> domain(const Plan &P, const HardwareLimits &Target) {
+  const int64_t MaxT = Target.MaxThreadsPerBlock, Warp = Target.WarpSize;
   std::vector<json::Value> Out;
   auto Add = [&](std::vector<int64_t> S) {
     if (S.size() == 1)
@@ -481,13 +484,14 @@ std::vector<json::Value> domain(const Plan &P) {
   size_t N = P.Shape.size();
   if (N == 1) {
     for (int64_t X : {32, 64, 128, 256, 512, 1024})
-      Add({X});
+      if (X <= MaxT)
+        Add({X});
   } else if (N == 2) {
     for (int64_t X : {8, 16, 32, 64, 128, 256, 512})
       for (int64_t Y : {1, 2, 4, 8, 16, 32}) {
         int64_t T = X * Y;
-        if (P.SquareOnly ? X == Y && T <= 1024
-                         : T >= 64 && T <= 1024 && T % 32 == 0)
+        if (P.SquareOnly ? X == Y && T <= MaxT
+                         : T >= 2 * Warp && T <= MaxT && T % Warp == 0)
           Add({X, Y});
       }
   } else {
@@ -495,7 +499,8 @@ std::vector<json::Value> domain(const Plan &P) {
       for (int64_t Y : {1, 2, 4, 8})
         for (int64_t Z : {1, 2, 4, 8}) {
           int64_t T = X * Y * Z;
-          if ((!P.SquareOnly || X == Y) && T >= 64 && T <= 1024 && T % 32 == 0)
+          if ((!P.SquareOnly || X == Y) && T >= 2 * Warp && T <= MaxT &&
+              T % Warp == 0)
             Add({X, Y, Z});
         }
   }
@@ -568,7 +573,7 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Kn.Id = K.Name + ".block";
   Kn.Kernel = K.Name;
   Kn.Default = shapeValue(P.Shape);
-  Kn.Values = domain(P);
+  Kn.Values = domain(P, Ctx.Target);
   Out.offer(std::move(Kn));
 }
 

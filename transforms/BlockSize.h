@@ -19,6 +19,7 @@ namespace cro {
 class BlockSize : public Transform {
 public:
   llvm::StringRef name() const override { return "block-size"; }
+  KnobRole role() const override { return KnobRole::BlockShape; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

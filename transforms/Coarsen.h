@@ -33,6 +33,7 @@ std::optional<Coarsening> coarsening(const KernelInfo &K,
 class Coarsen : public Transform {
 public:
   llvm::StringRef name() const override { return "coarsen"; }
+  KnobRole role() const override { return KnobRole::Coarsening; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

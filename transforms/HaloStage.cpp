@@ -168,8 +168,10 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   if (const json::Value *V = Config.value(sharedPadKnob(K)))
     Pad = V->getAsInteger().value_or(0);
   int64_t W = BX + 2 * P.HX, H = BY + 2 * P.HY;
-  if (H * (W + Pad) * 8 > 48 * 1024)
-    return Bad("the tile needs more than 48 KiB of shared memory");
+  if (H * (W + Pad) * 8 > Ctx.Target.MaxSharedPerBlock)
+    return Bad("the tile needs more than the " +
+               std::to_string(Ctx.Target.MaxSharedPerBlock / 1024) +
+               " KiB of shared memory a block may declare statically");
   const ThreadMapping &M = K.Mapping;
   StringRef Src = Ctx.Source;
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");

@@ -49,11 +49,16 @@ void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Out.offer(std::move(Kn));
 }
 
-void LaunchBounds::describeFile(const RewriteContext &, KnobSink &Out) const {
+void LaunchBounds::describeFile(const RewriteContext &Ctx,
+                                KnobSink &Out) const {
   Knob Kn;
   Kn.Id = MaxRegKnob;
-  Kn.Default = 0;
-  Kn.Values = {0, 32, 40, 48, 64, 80, 96, 128, 168, 255};
+  Kn.Role = KnobRole::RegisterCap;
+  Kn.Default = 0; // the compiler's choice
+  Kn.Values = {0};
+  for (int64_t R : {32, 40, 48, 64, 80, 96, 128, 168, 255})
+    if (R <= Ctx.Target.MaxRegistersPerThread)
+      Kn.Values.push_back(R);
   Out.offer(std::move(Kn));
 }
 

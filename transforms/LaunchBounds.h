@@ -19,6 +19,7 @@ namespace cro {
 class LaunchBounds : public Transform {
 public:
   llvm::StringRef name() const override { return "launch-bounds"; }
+  KnobRole role() const override { return KnobRole::LaunchBounds; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   void describeFile(const RewriteContext &Ctx, KnobSink &Out) const override;

@@ -15,6 +15,7 @@ namespace cro {
 class NvccFlags : public Transform {
 public:
   llvm::StringRef name() const override { return "nvcc-flags"; }
+  KnobRole role() const override { return KnobRole::CompilerFlag; }
   void describeFile(const RewriteContext &Ctx, KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,
                     const llvm::json::Value &V, const ResolvedConfig &Config,

@@ -14,7 +14,6 @@ namespace {
 /// shared memory a block may have, so the kernel keeps most of its
 /// occupancy; with the kernel's own arrays they stay within the 48 KiB.
 constexpr int64_t MaxPrivateBytes = 16 * 1024;
-constexpr int64_t MaxStaticSharedBytes = 48 * 1024;
 
 /// Bytes of one element of a shared array's type, when known.
 std::optional<int64_t> sharedElementSize(StringRef T) {
@@ -174,10 +173,13 @@ std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
                     "' is not known, so the copies might not fit beside it");
     Own += *Bytes;
   }
-  if (Own + Copies > MaxStaticSharedBytes)
+  const int64_t MaxShared = Ctx.Target.MaxSharedPerBlock;
+  if (Own + Copies > MaxShared)
     return Refuse("the private copies (" + std::to_string(Copies) +
                   " bytes) and the kernel's shared arrays (" +
-                  std::to_string(Own) + " bytes) exceed 48 KiB");
+                  std::to_string(Own) + " bytes) exceed the " +
+                  std::to_string(MaxShared / 1024) +
+                  " KiB of shared memory a block may declare statically");
   // Another array the kernel reads or writes must not be the same memory as
   // a privatized one: its reads would miss the block's counts until the end.
   bool OtherPointers = false;

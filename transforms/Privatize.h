@@ -22,6 +22,7 @@ namespace cro {
 class Privatize : public Transform {
 public:
   llvm::StringRef name() const override { return "privatize"; }
+  KnobRole role() const override { return KnobRole::Privatization; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

@@ -16,6 +16,7 @@ namespace cro {
 class ReadOnly : public Transform {
 public:
   llvm::StringRef name() const override { return "read-only"; }
+  KnobRole role() const override { return KnobRole::ReadOnlyCache; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

@@ -286,10 +286,11 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     SharedBytes += Elems * 8; // element size unknown here: bound by 8 bytes
     S += I1 + "__shared__ " + Op.Type + " " + TileNames[I] + Dims + ";\n";
   }
-  if (SharedBytes > 48 * 1024)
+  if (SharedBytes > Ctx.Target.MaxSharedPerBlock)
     return Bad("the tiles need up to " + str(SharedBytes) +
-               " bytes of shared memory, more than the 48 KiB a block may "
-               "declare statically");
+               " bytes of shared memory, more than the " +
+               str(Ctx.Target.MaxSharedPerBlock / 1024) +
+               " KiB a block may declare statically");
   // Accumulators and the other declarations before the loop.
   if (Simple) {
     bool AllPure = std::all_of(R.Before.begin(), R.Before.end(),

@@ -17,6 +17,7 @@ namespace cro {
 class RegisterTile : public Transform {
 public:
   llvm::StringRef name() const override { return "register-tile"; }
+  KnobRole role() const override { return KnobRole::RegisterTiling; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

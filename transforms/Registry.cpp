@@ -1,7 +1,8 @@
 //===- Registry.cpp - the transforms, in the order their edits are made ---===//
 //
-// To add a transform: one .h/.cpp pair in this directory, one line below,
-// one lit test file in test/transforms/.
+// To add a transform: one .h/.cpp pair in this directory (and its line in
+// CMakeLists.txt), one line below, one lit test file in test/transforms/
+// (docs/transforms.md, "Adding a transform").
 //
 //===----------------------------------------------------------------------===//
 #include "cro/Rewrite/Registry.h"
@@ -19,30 +20,18 @@
 
 namespace cro {
 
-const std::vector<std::unique_ptr<Transform>> &allTransforms() {
-  static const std::vector<std::unique_ptr<Transform>> All = [] {
-    std::vector<std::unique_ptr<Transform>> V;
-    V.push_back(std::make_unique<BlockSize>());
-    V.push_back(std::make_unique<LaunchBounds>());
-    V.push_back(std::make_unique<Unroll>());
-    V.push_back(std::make_unique<ReadOnly>());
-    V.push_back(std::make_unique<NvccFlags>());
-    V.push_back(std::make_unique<Coarsen>());
-    V.push_back(std::make_unique<SharedStage>());
-    V.push_back(std::make_unique<RegisterTile>());
-    V.push_back(std::make_unique<Vectorize>());
-    V.push_back(std::make_unique<Tile>());
-    V.push_back(std::make_unique<Privatize>());
-    return V;
-  }();
-  return All;
-}
-
-const Transform *findTransform(llvm::StringRef Name) {
-  for (const auto &T : allTransforms())
-    if (T->name() == Name)
-      return T.get();
-  return nullptr;
+void registerBuiltinTransforms(TransformRegistry &R) {
+  R.add(std::make_unique<BlockSize>());
+  R.add(std::make_unique<LaunchBounds>());
+  R.add(std::make_unique<Unroll>());
+  R.add(std::make_unique<ReadOnly>());
+  R.add(std::make_unique<NvccFlags>());
+  R.add(std::make_unique<Coarsen>());
+  R.add(std::make_unique<SharedStage>());
+  R.add(std::make_unique<RegisterTile>());
+  R.add(std::make_unique<Vectorize>());
+  R.add(std::make_unique<Tile>());
+  R.add(std::make_unique<Privatize>());
 }
 
 } // namespace cro

@@ -101,9 +101,10 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
   int64_t Pad = 0;
   if (const json::Value *V = Config.value(sharedPadKnob(K)))
     Pad = V->getAsInteger().value_or(0);
-  if ((B * F) * (B + Pad) * 8 > 48 * 1024)
-    return Bad("the tile needs more than the 48 KiB of shared memory a block "
-               "may declare statically");
+  if ((B * F) * (B + Pad) * 8 > Ctx.Target.MaxSharedPerBlock)
+    return Bad("the tile needs more than the " +
+               std::to_string(Ctx.Target.MaxSharedPerBlock / 1024) +
+               " KiB of shared memory a block may declare statically");
   const ThreadMapping &M = K.Mapping;
   StringRef Src = Ctx.Source;
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");

@@ -28,6 +28,7 @@ namespace cro {
 class SharedStage : public Transform {
 public:
   llvm::StringRef name() const override { return "shared-stage"; }
+  KnobRole role() const override { return KnobRole::SharedStaging; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

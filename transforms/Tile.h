@@ -23,6 +23,7 @@ namespace cro {
 class Tile : public Transform {
 public:
   llvm::StringRef name() const override { return "tile"; }
+  KnobRole role() const override { return KnobRole::LoopTiling; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

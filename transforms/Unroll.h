@@ -18,6 +18,7 @@ std::string unrollPragma(const llvm::json::Value &V);
 class Unroll : public Transform {
 public:
   llvm::StringRef name() const override { return "unroll"; }
+  KnobRole role() const override { return KnobRole::Unroll; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

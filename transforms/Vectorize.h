@@ -20,6 +20,7 @@ namespace cro {
 class Vectorize : public Transform {
 public:
   llvm::StringRef name() const override { return "vectorize"; }
+  KnobRole role() const override { return KnobRole::Vectorization; }
   void describe(const RewriteContext &Ctx, const KernelInfo &K,
                 KnobSink &Out) const override;
   llvm::Error apply(const RewriteContext &Ctx, const Knob &K,

@@ -11,8 +11,6 @@ json::Value toJSON(const ValueOrigin &V);
 json::Value toJSON(const SourceSpan &S);
 json::Value toJSON(const KernelInfo &K);
 json::Value toJSON(const ThreadMapping &M);
-json::Value toJSON(const Knob &K);
-json::Value toJSON(const Refusal &R);
 json::Value toJSON(const LaunchSite &L);
 json::Value toJSON(const ParamInfo &P);
 json::Value toJSON(const LoopInfo &L);
@@ -333,21 +331,6 @@ json::Value toJSON(const KernelInfo &K) {
       {"declared_in_header", K.DeclaredInHeader}};
 }
 
-json::Value toJSON(const Refusal &R) {
-  return json::Object{{"kernel", strOrNull(R.Kernel)},
-                      {"transform", R.Transform},
-                      {"reason", R.Reason},
-                      {"location", strOrNull(R.Location)}};
-}
-
-json::Value toJSON(const Knob &K) {
-  return json::Object{{"id", K.Id},
-                      {"kernel", K.Kernel},
-                      {"transform", K.Transform},
-                      {"values", json::Array(K.Values)},
-                      {"default", K.Default}};
-}
-
 } // namespace
 
 json::Value toJSON(const AffineExpr &E) {
@@ -364,9 +347,7 @@ json::Value toJSON(const KernelModel &M) {
       {"file", M.File},
       {"gpu_arch", M.GpuArch},
       {"cuda", json::Object{{"root", M.CudaRoot}, {"version", M.CudaVersion}}},
-      {"kernels", arrayOf(M.Kernels)},
-      {"knobs", arrayOf(M.Knobs)},
-      {"refused", arrayOf(M.Refused)}};
+      {"kernels", arrayOf(M.Kernels)}};
 }
 
 } // namespace cro

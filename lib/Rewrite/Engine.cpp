@@ -34,32 +34,27 @@ const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K) {
   return nullptr;
 }
 
-void describeKnobs(KernelModel &Model, StringRef Source, StringRef FilePath,
-                   const TransformOptions &Options) {
-  RewriteContext Ctx{Model, Source, FilePath, Options};
-  std::vector<Knob> Knobs;
-  std::vector<Refusal> Refused;
-  for (const auto &T : allTransforms()) {
-    KnobSink Sink(Knobs, Refused, T->name());
-    for (const KernelInfo &K : Model.Kernels)
+void describeKnobs(RewriteContext &Ctx) {
+  // Transforms describe against a context without knobs (what one offers
+  // does not depend on what another does); the set is filled at the end.
+  KnobSet Offered;
+  Ctx.Knobs = {};
+  for (const auto &T : Ctx.Transforms.transforms()) {
+    KnobSink Sink(Offered, T->name(), T->role());
+    for (const KernelInfo &K : Ctx.Model.Kernels)
       T->describe(Ctx, K, Sink);
     T->describeFile(Ctx, Sink);
   }
-  Model.Knobs = std::move(Knobs);
-  Model.Refused = std::move(Refused);
+  Ctx.Knobs = std::move(Offered);
 }
 
-Error validateConfiguration(const KernelModel &Model,
-                            const json::Object &Config) {
+Error validateConfiguration(const KnobSet &Knobs, const json::Object &Config) {
   for (const auto &KV : Config) {
     StringRef Id = KV.first;
-    const Knob *Found = nullptr;
-    for (const Knob &K : Model.Knobs)
-      if (K.Id == Id)
-        Found = &K;
+    const Knob *Found = Knobs.find(Id);
     if (!Found) {
       std::string Why;
-      for (const Refusal &R : Model.Refused)
+      for (const Refusal &R : Knobs.Refused)
         if (!R.Kernel.empty() && Id.starts_with(R.Kernel + "."))
           Why += "; " + R.Transform + " refused " + R.Kernel + ": " + R.Reason;
       return makeToolError(ExitCode::BadConfig,
@@ -90,16 +85,16 @@ Error validateConfiguration(const KernelModel &Model,
 
 Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
                                      const json::Object &Config) {
-  if (Error E = validateConfiguration(Ctx.Model, Config))
+  if (Error E = validateConfiguration(Ctx.Knobs, Config))
     return std::move(E);
-  ResolvedConfig Resolved(Ctx.Model.Knobs);
+  ResolvedConfig Resolved(Ctx.Knobs.Knobs);
   for (const auto &KV : Config)
     Resolved.set(KV.first.str(), KV.second);
 
   EditSet Edits(Ctx.Source, Ctx.FilePath);
   Variant Out;
-  for (const Knob &K : Ctx.Model.Knobs) {
-    const Transform *T = findTransform(K.Transform);
+  for (const Knob &K : Ctx.Knobs.Knobs) {
+    const Transform *T = Ctx.Transforms.find(K.Transform);
     if (!T)
       return makeToolError(ExitCode::Internal,
                            "no transform named '" + K.Transform + "'");

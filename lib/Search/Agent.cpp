@@ -5,17 +5,18 @@
 // transform (block size, register tiling, staging, ...) -- keeps what pays,
 // and learns which kinds of move pay on this kernel.
 //
-//  - Move types are the transforms present in the space. Each is an arm of
-//    a Bernoulli bandit (Thompson sampling): a move pays when the child is
-//    at least 1% faster than its parent.
-//  - It opens with probes: one move of each transform from the original,
-//    the block size first (two probes, larger then smaller).
+//  - Move types are the knob roles present in the space (Knob.h: block
+//    shape, register tiling, staging, ...), whichever transforms offer
+//    them. Each is an arm of a Bernoulli bandit (Thompson sampling): a move
+//    pays when the child is at least 1% faster than its parent.
+//  - It opens with probes: one move of each role from the original, the
+//    block shape first (two probes, larger then smaller).
 //  - The arms start from priors: the kernel's features (a reduction loop
 //    favours staging and register tiling, a streaming kernel coarsening and
 //    vectorization), and transfer from earlier searches of similar kernels
 //    in the tuning database, whose best configurations are also tried first.
 //  - The profiler's facts about the best variant steer it: many registers
-//    or low occupancy raise the launch-bounds arm.
+//    or low occupancy raise the launch-bounds and register-cap arms.
 //  - Within a move type, a random-forest surrogate fitted to every result
 //    ranks the candidate children (one knob of the transform changed, or
 //    one of its knobs plus one other) by expected improvement.
@@ -36,6 +37,10 @@ namespace cro {
 
 namespace {
 
+/// The move type a knob belongs to: its role.
+std::string moveOf(const Dimension &D) { return roleName(D.Role).str(); }
+const std::string BlockMove = roleName(KnobRole::BlockShape).str();
+
 struct Arm {
   double Paid = 1, Unpaid = 1; ///< Beta posterior
   unsigned Tried = 0, Won = 0;
@@ -45,7 +50,7 @@ class Agent : public StrategyBase {
 public:
   explicit Agent(const StrategyContext &Ctx) : StrategyBase(Ctx) {
     for (const Dimension &D : Space.dimensions())
-      Arms.try_emplace(D.Transform);
+      Arms.try_emplace(moveOf(D));
     applyFeaturePriors();
     applyTransferPriors();
     planProbes();
@@ -111,8 +116,8 @@ protected:
 
 private:
   void applyFeaturePriors() {
-    auto Boost = [&](StringRef T, double Paid, double Unpaid) {
-      auto It = Arms.find(T.str());
+    auto Boost = [&](KnobRole R, double Paid, double Unpaid) {
+      auto It = Arms.find(roleName(R).str());
       if (It != Arms.end()) {
         It->second.Paid += Paid;
         It->second.Unpaid += Unpaid;
@@ -122,22 +127,22 @@ private:
     if (F.HasReductionLoop) {
       // Reused operands in a reduction loop: the memory hierarchy is what
       // matters (issue 4's measurements: 4.9x from staging + tiling).
-      Boost("shared-stage", 2, 0);
-      Boost("register-tile", 2, 0);
-      Boost("block-size", 1, 0);
-      Boost("nvcc-flags", 0, 1);
+      Boost(KnobRole::SharedStaging, 2, 0);
+      Boost(KnobRole::RegisterTiling, 2, 0);
+      Boost(KnobRole::BlockShape, 1, 0);
+      Boost(KnobRole::CompilerFlag, 0, 1);
     } else if (F.Streaming) {
-      Boost("vectorize", 1, 0);
-      Boost("coarsen", 1, 0);
-      Boost("block-size", 1, 0);
-      Boost("shared-stage", 0, 1);
+      Boost(KnobRole::Vectorization, 1, 0);
+      Boost(KnobRole::Coarsening, 1, 0);
+      Boost(KnobRole::BlockShape, 1, 0);
+      Boost(KnobRole::SharedStaging, 0, 1);
     } else if (F.ReusedLoads) {
-      Boost("coarsen", 1, 0);
-      Boost("read-only", 1, 0);
-      Boost("shared-stage", 1, 0);
+      Boost(KnobRole::Coarsening, 1, 0);
+      Boost(KnobRole::ReadOnlyCache, 1, 0);
+      Boost(KnobRole::SharedStaging, 1, 0);
     }
     // Flags rarely move a kernel much; they stay available.
-    Boost("nvcc-flags", 0, 1);
+    Boost(KnobRole::CompilerFlag, 0, 1);
   }
 
   void applyTransferPriors() {
@@ -167,7 +172,7 @@ private:
             continue;
           P[I] = unsigned(It - Dims[I].Values.begin());
           ++Mapped;
-          auto Arm = Arms.find(Dims[I].Transform);
+          auto Arm = Arms.find(moveOf(Dims[I]));
           if (Arm != Arms.end() && PR.Speedup > 1.05)
             Arm->second.Paid += 0.5;
         }
@@ -202,13 +207,13 @@ private:
     // The block size first (see below), then by prior mean.
     for (const auto &[Type, A] : Arms)
       Order.push_back(
-          {Type == "block-size" ? -2.0 : -A.Paid / (A.Paid + A.Unpaid), Type});
+          {Type == BlockMove ? -2.0 : -A.Paid / (A.Paid + A.Unpaid), Type});
     std::stable_sort(Order.begin(), Order.end());
     Point Default = Space.defaultPoint();
     for (const auto &[Mean, Type] : Order) {
       std::vector<size_t> Mine;
       for (size_t I = 0; I < Dims.size(); ++I)
-        if (Dims[I].Transform == Type && Dims[I].Values.size() > 1)
+        if (moveOf(Dims[I]) == Type && Dims[I].Values.size() > 1)
           Mine.push_back(I);
       if (Mine.empty())
         continue;
@@ -233,7 +238,7 @@ private:
         // and the cheapest to change), one step larger before one step
         // smaller: on 2-D blocks the larger neighbour widens x, so a warp
         // covers more of a row and its accesses coalesce.
-        if (Type == "block-size") {
+        if (Type == BlockMove) {
           Choices.clear();
           if (Default[I] + 1 < N)
             Choices.push_back(Default[I] + 1);
@@ -243,7 +248,7 @@ private:
             Choices.push_back(Default[I] == 0 ? 2 : N - 3);
         }
         size_t Probes =
-            std::min<size_t>(Type == "block-size" ? 2 : 1, Choices.size());
+            std::min<size_t>(Type == BlockMove ? 2 : 1, Choices.size());
         for (size_t K = 0; K < Probes; ++K) {
           Point P = Default;
           P[I] = Choices[K];
@@ -262,7 +267,8 @@ private:
         }
         // Staging and tiling knobs beyond the first (padding, ...) only
         // matter once the first is set: one probe for those transforms.
-        if (Type == "shared-stage" || Type == "register-tile")
+        if (Type == roleName(KnobRole::SharedStaging) ||
+            Type == roleName(KnobRole::RegisterTiling))
           break;
       }
     }
@@ -376,7 +382,7 @@ private:
         Point C = Parent.P;
         C[I] = V;
         if (fresh(C))
-          Children[Dims[I].Transform].push_back(C);
+          Children[moveOf(Dims[I])].push_back(C);
         for (unsigned Extra = 0; Extra < 3; ++Extra) {
           size_t J =
               std::uniform_int_distribution<size_t>(0, Dims.size() - 1)(Rng);
@@ -386,7 +392,7 @@ private:
           D[J] = std::uniform_int_distribution<unsigned>(
               0, unsigned(Dims[J].Values.size()) - 1)(Rng);
           if (D != C && fresh(D))
-            Farther[Dims[I].Transform].push_back(std::move(D));
+            Farther[moveOf(Dims[I])].push_back(std::move(D));
         }
       }
     for (auto &[Type, Cands] : Farther)
@@ -439,7 +445,9 @@ private:
   /// Many registers or low occupancy on the best variant: limiting
   /// registers is worth a try.
   double launchBoundsHint(StringRef Type) const {
-    if (Type != "launch-bounds" || !Best)
+    if ((Type != roleName(KnobRole::LaunchBounds) &&
+         Type != roleName(KnobRole::RegisterCap)) ||
+        !Best)
       return 0;
     double H = 0;
     if (Best->Registers && *Best->Registers >= 96)

@@ -67,12 +67,12 @@ SearchSpace::SearchSpace(std::vector<Dimension> D, HardwareLimits L)
   }
 }
 
-Expected<SearchSpace> SearchSpace::fromModel(const KernelModel &Model,
+Expected<SearchSpace> SearchSpace::fromKnobs(const KnobSet &Knobs,
                                              const HardwareLimits &Limits,
                                              const json::Object *Restrict) {
   std::vector<Dimension> Dims;
-  for (const Knob &K : Model.Knobs) {
-    Dimension D{K.Id, K.Kernel, K.Transform, K.Values, 0, {}};
+  for (const Knob &K : Knobs.Knobs) {
+    Dimension D{K.Id, K.Kernel, K.Transform, K.Role, K.Values, 0, {}};
     if (Restrict) {
       const json::Value *R = Restrict->get(K.Id);
       if (!R)
@@ -169,7 +169,7 @@ std::string SearchSpace::hardwareViolation(const Point &P) const {
   // Threads per block of each kernel whose block size is a knob.
   std::map<std::string, unsigned> Threads;
   for (size_t I = 0; I < Dims.size(); ++I) {
-    if (Dims[I].Transform != "block-size")
+    if (Dims[I].Role != KnobRole::BlockShape)
       continue;
     unsigned T = blockThreads(Dims[I].Values[P[I]]);
     if (T > Limits.MaxThreadsPerBlock)
@@ -182,7 +182,7 @@ std::string SearchSpace::hardwareViolation(const Point &P) const {
       Threads[Dims[I].Kernel] = T;
   }
   for (size_t I = 0; I < Dims.size(); ++I) {
-    if (Dims[I].Knob != "nvcc.maxrregcount")
+    if (Dims[I].Role != KnobRole::RegisterCap)
       continue;
     auto R = Dims[I].Values[P[I]].getAsInteger();
     if (!R || *R <= 0)
@@ -287,6 +287,7 @@ json::Value SearchSpace::toJSON() const {
     Knobs.push_back(json::Object{{"id", D.Knob},
                                  {"kernel", D.Kernel},
                                  {"transform", D.Transform},
+                                 {"role", roleName(D.Role)},
                                  {"values", json::Array(D.Values)},
                                  {"default", D.Values[D.Default]}});
   return json::Object{{"knobs", std::move(Knobs)},
@@ -313,6 +314,8 @@ Expected<SearchSpace> SearchSpace::fromJSON(const json::Value &V) {
     D.Knob = Id->str();
     D.Kernel = K->getString("kernel").value_or("").str();
     D.Transform = K->getString("transform").value_or("").str();
+    // A space recorded without roles is searched without what they tell.
+    D.Role = roleNamed(K->getString("role").value_or("other"));
     D.Values.assign(Values->begin(), Values->end());
     if (const json::Value *Def = K->get("default")) {
       auto It = llvm::find(D.Values, *Def);

@@ -78,10 +78,12 @@ TEST(SearchSpace, HardwareLimitsAreConstraints) {
   Dims[0].Knob = "k.block";
   Dims[0].Kernel = "k";
   Dims[0].Transform = "block-size";
+  Dims[0].Role = KnobRole::BlockShape;
   Dims[0].Values = {json::Array{32, 32}, json::Array{16, 16}};
   Dims[0].Default = 1;
   Dims[1].Knob = "nvcc.maxrregcount";
   Dims[1].Transform = "launch-bounds";
+  Dims[1].Role = KnobRole::RegisterCap;
   Dims[1].Values = {0, 64, 96};
   SearchSpace S(Dims, L);
   EXPECT_EQ(S.size(), 6u);

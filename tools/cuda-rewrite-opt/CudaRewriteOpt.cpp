@@ -14,6 +14,7 @@
 #include "cro/Measure/Harness.h"
 #include "cro/Measure/Runner.h"
 #include "cro/Report/UnifiedDiff.h"
+#include "cro/Rewrite/Registry.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
@@ -259,8 +260,9 @@ void printVersion(raw_ostream &OS) {
   OS << "cuda-rewrite-opt " << CRO_VERSION << " (Clang 22 frontend)\n";
 }
 
-/// Keeps only the kernels named by --kernel; an unknown name is an error.
-Error filterKernels(KernelModel &M) {
+/// Keeps only the kernels named by --kernel, and their knobs and refusals;
+/// an unknown name is an error.
+Error filterKernels(KernelModel &M, KnobSet &Offered) {
   if (Kernels.empty())
     return Error::success();
   auto Matches = [&](const KernelInfo &K) {
@@ -292,8 +294,9 @@ Error filterKernels(KernelModel &M) {
         return false;
     return true;
   };
-  llvm::erase_if(M.Knobs, [&](const Knob &K) { return Dropped(K.Kernel); });
-  llvm::erase_if(M.Refused,
+  llvm::erase_if(Offered.Knobs,
+                 [&](const Knob &K) { return Dropped(K.Kernel); });
+  llvm::erase_if(Offered.Refused,
                  [&](const Refusal &R) { return Dropped(R.Kernel); });
   return Error::success();
 }
@@ -367,9 +370,23 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
   OS << "Use --analyze for the full model as JSON.\n";
 }
 
+/// The target the variants are for: the local GPU's own limits when the
+/// command will run variants on it and it is the model's architecture, else
+/// the architecture's documented ones (so that --analyze and --apply give
+/// the same knobs on every machine).
+HardwareLimits targetLimits(StringRef GpuArch, bool OnThisGpu) {
+  if (OnThisGpu)
+    if (std::optional<HardwareLimits> L = queryDeviceLimits()) {
+      std::string Arch = "sm_" + L->ComputeCapability; // "9.0" -> "sm_90"
+      llvm::erase(Arch, '.');
+      if (Arch == GpuArch)
+        return *L;
+    }
+  return tableLimits(GpuArch);
+}
+
 /// The variant --apply asks for (the original itself without --apply).
-Expected<Variant> configuredVariant(const KernelModel &Model, StringRef Source,
-                                    const TransformOptions &TOpts) {
+Expected<Variant> configuredVariant(const RewriteContext &Ctx) {
   json::Object Config;
   if (!ApplyConfig.empty()) {
     Expected<json::Object> C = readConfiguration(ApplyConfig);
@@ -377,7 +394,6 @@ Expected<Variant> configuredVariant(const KernelModel &Model, StringRef Source,
       return C.takeError();
     Config = std::move(*C);
   }
-  RewriteContext Ctx{Model, Source, InputFile, TOpts};
   return applyConfiguration(Ctx, Config);
 }
 
@@ -530,8 +546,13 @@ int run(int argc, char **argv) {
   TOpts.AllowFastMath = AllowFastMath;
   // Knobs are judged against the whole file (a grid variable shared with a
   // kernel left out by --kernel still counts); then --kernel selects.
-  describeKnobs(Model, Source, InputFile, TOpts);
-  if (Error E = filterKernels(Model))
+  TransformRegistry Transforms;
+  registerBuiltinTransforms(Transforms);
+  RewriteContext Ctx(Model, Transforms, Source, InputFile, TOpts);
+  Ctx.Target = targetLimits(Model.GpuArch, Search || Measure || Replay ||
+                                               PrintSpace || Tune);
+  describeKnobs(Ctx);
+  if (Error E = filterKernels(Model, Ctx.Knobs))
     return reportAndGetExitCode(std::move(E), errs());
 
   std::string Harness;
@@ -567,7 +588,6 @@ int run(int argc, char **argv) {
   if (RelTolOpt > 0)
     Req.RelTol = RelTolOpt.getValue();
 
-  RewriteContext Ctx{Model, Source, InputFile, TOpts};
   SearchRequest SR;
   SR.Measure = Req;
   SR.Control = Control;
@@ -613,7 +633,7 @@ int run(int argc, char **argv) {
             errs());
       Req.VariantText = (*V)->getBuffer().str();
     } else {
-      Expected<Variant> V = configuredVariant(Model, Source, TOpts);
+      Expected<Variant> V = configuredVariant(Ctx);
       if (!V)
         return reportAndGetExitCode(V.takeError(), errs());
       Req.VariantText = V->Source;
@@ -631,7 +651,7 @@ int run(int argc, char **argv) {
     return runApplyEach(ApplyEach, OutputFile, Ctx, Harness, outs(), errs());
 
   if (!ApplyConfig.empty() || Diff) {
-    Expected<Variant> V = configuredVariant(Model, Source, TOpts);
+    Expected<Variant> V = configuredVariant(Ctx);
     if (!V)
       return reportAndGetExitCode(V.takeError(), errs());
     std::string Text = variantFileText(*V) + Harness;
@@ -654,7 +674,17 @@ int run(int argc, char **argv) {
   }
 
   if (Analyze) {
-    std::string JSON = formatv("{0:2}", toJSON(Model)).str() + "\n";
+    // The model, and what the transforms offer for it.
+    json::Value Doc = toJSON(Model);
+    json::Object &O = *Doc.getAsObject();
+    json::Array Offered, Refused;
+    for (const Knob &K : Ctx.Knobs.Knobs)
+      Offered.push_back(toJSON(K));
+    for (const Refusal &R : Ctx.Knobs.Refused)
+      Refused.push_back(toJSON(R));
+    O["knobs"] = std::move(Offered);
+    O["refused"] = std::move(Refused);
+    std::string JSON = formatv("{0:2}", Doc).str() + "\n";
     if (Error E = writeOutput(OutputFile, JSON))
       return reportAndGetExitCode(std::move(E), errs());
     return 0;

@@ -30,9 +30,8 @@ Expected<std::unique_ptr<TuningDatabase>> openDatabase(StringRef Path) {
   return TuningDatabase::open(Path.empty() ? defaultDatabasePath() : Path);
 }
 
-Expected<SearchSpace> fileSpace(StringRef SpaceFile, const KernelModel &Model,
-                                const RewriteContext &Ctx,
-                                const HardwareLimits &Limits) {
+Expected<SearchSpace> fileSpace(StringRef SpaceFile,
+                                const RewriteContext &Ctx) {
   std::optional<json::Object> Restrict;
   if (!SpaceFile.empty()) {
     Expected<json::Object> R = readConfiguration(SpaceFile);
@@ -41,7 +40,8 @@ Expected<SearchSpace> fileSpace(StringRef SpaceFile, const KernelModel &Model,
     Restrict = std::move(*R);
   }
   Expected<SearchSpace> Space =
-      SearchSpace::fromModel(Model, Limits, Restrict ? &*Restrict : nullptr);
+      SearchSpace::fromKnobs(Ctx.Knobs, Ctx.Target,
+                             Restrict ? &*Restrict : nullptr);
   if (!Space)
     return Space.takeError();
   // The rewrite engine is the judge of the knobs' dependencies: a
@@ -71,8 +71,8 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
   S->Ctx = &Ctx;
   S->Err = &Err;
   S->Gpu = Gpu;
-  S->Limits = queryDeviceLimits().value_or(tableLimits(Gpu.Arch));
-  Expected<SearchSpace> Space = fileSpace(Req.SpaceFile, Model, Ctx, S->Limits);
+  S->Limits = Ctx.Target;
+  Expected<SearchSpace> Space = fileSpace(Req.SpaceFile, Ctx);
   if (!Space)
     return Space.takeError();
   S->Space = std::make_unique<SearchSpace>(std::move(*Space));

@@ -63,12 +63,10 @@ private:
   llvm::raw_ostream *Err = nullptr;
 };
 
-/// The space of the file's knobs, restricted by SpaceFile ("" = all),
-/// judged by the rewrite engine and Limits.
+/// The space of the file's knobs (Ctx.Knobs), restricted by SpaceFile
+/// ("" = all), judged by the rewrite engine and the target (Ctx.Target).
 llvm::Expected<SearchSpace> fileSpace(llvm::StringRef SpaceFile,
-                                      const KernelModel &Model,
-                                      const RewriteContext &Ctx,
-                                      const HardwareLimits &Limits);
+                                      const RewriteContext &Ctx);
 
 /// Opens the database Path ("" = the default, "none" = none: nullptr).
 llvm::Expected<std::unique_ptr<TuningDatabase>>

@@ -133,10 +133,7 @@ TuningReport simulationReport(RecordedSpace &RS, const SearchControl &Control,
 
 int runPrintSpace(StringRef SpaceFile, const KernelModel &Model,
                   const RewriteContext &Ctx, raw_ostream &Err) {
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
-  HardwareLimits Limits = queryDeviceLimits().value_or(
-      tableLimits(Gpu ? Gpu->Arch : Model.GpuArch));
-  Expected<SearchSpace> Space = fileSpace(SpaceFile, Model, Ctx, Limits);
+  Expected<SearchSpace> Space = fileSpace(SpaceFile, Ctx);
   if (!Space)
     return reportAndGetExitCode(Space.takeError(), Err);
   json::Object Out = std::move(*Space->toJSON().getAsObject());
@@ -446,7 +443,7 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
     }
     // The configuration is checked against today's knobs: a tool whose
     // transforms changed refuses an old configuration instead of guessing.
-    if (Error E = validateConfiguration(Model, *C->getAsObject()))
+    if (Error E = validateConfiguration(Ctx.Knobs, *C->getAsObject()))
       return reportAndGetExitCode(std::move(E), Err);
     Expected<Variant> V = applyConfiguration(Ctx, *C->getAsObject());
     if (!V)

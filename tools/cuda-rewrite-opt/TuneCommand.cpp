@@ -69,10 +69,8 @@ void addProfilerMetrics(const GpuSearch &S, const std::string &OriginalExe,
 /// No GPU: the database's result for this source, else the original.
 int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
                const RewriteContext &Ctx, raw_ostream &Err) {
-  HardwareLimits Limits = tableLimits(Model.GpuArch);
   uint64_t Points = 0, Knobs = 0;
-  if (Expected<SearchSpace> S =
-          fileSpace(Req.Search.SpaceFile, Model, Ctx, Limits)) {
+  if (Expected<SearchSpace> S = fileSpace(Req.Search.SpaceFile, Ctx)) {
     Points = S->size();
     Knobs = S->dimensions().size();
   } else {

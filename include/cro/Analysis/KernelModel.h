@@ -372,41 +372,6 @@ struct KernelInfo {
   ThreadMapping Mapping;
 };
 
-struct Knob {
-  std::string Id, Kernel, Transform;
-  std::vector<llvm::json::Value> Values; ///< the legal domain
-  llvm::json::Value Default = nullptr;   ///< what the source does today
-};
-
-/// The block shape a block-size knob value gives (256 -> {256, 1, 1},
-/// [16, 8] -> {16, 8, 1}); nullopt for anything else.
-inline std::optional<std::array<int64_t, 3>>
-blockShapeOfValue(const llvm::json::Value &V) {
-  std::array<int64_t, 3> Shape{1, 1, 1};
-  if (std::optional<int64_t> N = V.getAsInteger()) {
-    Shape[0] = *N;
-    return Shape;
-  }
-  if (const llvm::json::Array *A = V.getAsArray()) {
-    for (size_t I = 0; I < A->size() && I < 3; ++I) {
-      std::optional<int64_t> N = (*A)[I].getAsInteger();
-      if (!N)
-        return std::nullopt;
-      Shape[I] = *N;
-    }
-    return Shape;
-  }
-  return std::nullopt;
-}
-
-/// A transform that offers no knob for a kernel, and why.
-struct Refusal {
-  std::string Kernel; ///< "" for file-wide transforms
-  std::string Transform;
-  std::string Reason;
-  std::string Location; ///< what the reason is about, when it is one place
-};
-
 /// "ns::k" -> "k"; a name without a scope is returned as it is.
 inline llvm::StringRef unqualifiedName(llvm::StringRef Qualified) {
   size_t P = Qualified.rfind("::");
@@ -424,8 +389,7 @@ struct KernelModel {
   std::string GpuArch;
   std::string CudaRoot, CudaVersion;
   std::vector<KernelInfo> Kernels;
-  std::vector<Knob> Knobs;      ///< filled by the transforms
-  std::vector<Refusal> Refused; ///< transforms that offer no knob, and why
+  // What transforms offer is not part of the model: see cro/Rewrite/Knob.h.
 };
 
 } // namespace cro

@@ -7,9 +7,9 @@
 
 namespace cro {
 
-/// Fills Model.Knobs and Model.Refused from every registered transform.
-void describeKnobs(KernelModel &Model, llvm::StringRef Source,
-                   llvm::StringRef FilePath, const TransformOptions &Options);
+/// Fills Ctx.Knobs with what every transform of Ctx.Transforms offers for
+/// Ctx.Model, and why the others refuse.
+void describeKnobs(RewriteContext &Ctx);
 
 /// One step of a rewrite sequence: a knob set to a value other than its
 /// default.
@@ -27,10 +27,10 @@ struct Variant {
 
 /// Checks Config (knob id -> value) against the model's knobs: unknown ids
 /// and values outside a knob's domain are ToolErrors (ExitCode::BadConfig).
-llvm::Error validateConfiguration(const KernelModel &Model,
+llvm::Error validateConfiguration(const KnobSet &Knobs,
                                   const llvm::json::Object &Config);
 
-/// Applies Config to the original source. The default configuration gives
+/// Applies Config to the original source, with the knobs of Ctx.Knobs. The default configuration gives
 /// back the source byte for byte.
 llvm::Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
                                            const llvm::json::Object &Config);

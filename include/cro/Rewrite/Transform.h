@@ -10,8 +10,13 @@
 // knobs (launch bounds follow the block size) stay consistent, and applying
 // every default changes nothing.
 //
-// A new transform takes one .h/.cpp pair in transforms/, one line in
-// transforms/Registry.cpp and one lit test file in test/transforms/.
+// Each transform names the role of the knobs it offers (Knob.h): the search
+// reasons about roles, never about transform names. The limits of the target
+// GPU come from the context (Target), not from constants in a transform.
+//
+// A new transform takes one .h/.cpp pair in transforms/ (and its line in
+// transforms/CMakeLists.txt), one line in transforms/Registry.cpp and one lit
+// test file in test/transforms/ (docs/transforms.md, "Adding a transform").
 //
 //===----------------------------------------------------------------------===//
 #ifndef CRO_REWRITE_TRANSFORM_H
@@ -19,6 +24,8 @@
 
 #include "cro/Analysis/KernelModel.h"
 #include "cro/Rewrite/EditSet.h"
+#include "cro/Rewrite/Knob.h"
+#include "cro/Support/HardwareLimits.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 
@@ -29,40 +36,59 @@ struct TransformOptions {
   bool AllowFastMath = false; ///< --allow-fast-math
 };
 
-/// What transforms read: the model and the original text of the main file.
+class TransformRegistry;
+
+/// What transforms read: the model, the original text of the main file, the
+/// target GPU, and (once describeKnobs has run) the knobs of every transform.
 struct RewriteContext {
+  RewriteContext(const KernelModel &Model, const TransformRegistry &Transforms,
+                 llvm::StringRef Source, llvm::StringRef FilePath,
+                 TransformOptions Options = {})
+      : Model(Model), Transforms(Transforms), Source(Source),
+        FilePath(FilePath), Options(Options),
+        Target(tableLimits(Model.GpuArch)) {}
+
   const KernelModel &Model;
+  const TransformRegistry &Transforms;
   llvm::StringRef Source;   ///< the main file, as on disk
   llvm::StringRef FilePath; ///< for messages
   TransformOptions Options;
+  /// The GPU the variants are for: the model's architecture's documented
+  /// limits unless the caller knows the device's.
+  HardwareLimits Target;
+  /// What the transforms offer (describeKnobs fills it).
+  KnobSet Knobs;
 };
 
 /// Collects what describe() finds.
 class KnobSink {
 public:
-  KnobSink(std::vector<Knob> &Knobs, std::vector<Refusal> &Refused,
-           llvm::StringRef Transform)
-      : Knobs(Knobs), Refused(Refused), Transform(Transform.str()) {}
+  KnobSink(KnobSet &Out, llvm::StringRef Transform, KnobRole Role)
+      : Out(Out), Transform(Transform.str()), Role(Role) {}
   /// Adds K; its default (what the source does today) is always one of its
-  /// values, appended to the domain when the transform's list lacks it.
+  /// values, appended to the domain when the transform's list lacks it. K's
+  /// role is the transform's unless K names another.
   void offer(Knob K) {
     K.Transform = Transform;
+    if (K.Role == KnobRole::Other)
+      K.Role = Role;
     bool Listed = false;
     for (const llvm::json::Value &V : K.Values)
       Listed |= V == K.Default;
     if (!Listed)
       K.Values.push_back(K.Default);
-    Knobs.push_back(std::move(K));
+    Out.Knobs.push_back(std::move(K));
   }
   void refuse(llvm::StringRef Kernel, llvm::StringRef Reason,
               llvm::StringRef Location = "") {
-    Refused.push_back({Kernel.str(), Transform, Reason.str(), Location.str()});
+    Out.Refused.push_back(
+        {Kernel.str(), Transform, Reason.str(), Location.str()});
   }
 
 private:
-  std::vector<Knob> &Knobs;
-  std::vector<Refusal> &Refused;
+  KnobSet &Out;
   std::string Transform;
+  KnobRole Role;
 };
 
 /// Every knob's value for one variant: the configuration's, else the default.
@@ -87,6 +113,8 @@ public:
   virtual ~Transform() = default;
   /// The name used in knob records and docs, e.g. "block-size".
   virtual llvm::StringRef name() const = 0;
+  /// The role of the knobs it offers (a knob may name another).
+  virtual KnobRole role() const = 0;
   /// Knobs for kernel K, or refusals with reasons.
   virtual void describe(const RewriteContext &Ctx, const KernelInfo &K,
                         KnobSink &Out) const {}

@@ -15,6 +15,7 @@
 #ifndef CRO_SEARCH_STRATEGY_H
 #define CRO_SEARCH_STRATEGY_H
 
+#include "cro/Analysis/KernelModel.h"
 #include "cro/Search/RandomForest.h"
 #include "cro/Space/SearchSpace.h"
 #include "llvm/ADT/ArrayRef.h"

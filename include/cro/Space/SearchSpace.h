@@ -16,8 +16,8 @@
 #ifndef CRO_SPACE_SEARCHSPACE_H
 #define CRO_SPACE_SEARCHSPACE_H
 
-#include "cro/Analysis/KernelModel.h"
-#include "cro/Space/HardwareLimits.h"
+#include "cro/Rewrite/Knob.h"
+#include "cro/Support/HardwareLimits.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <functional>
@@ -32,6 +32,7 @@ namespace cro {
 /// One knob as a dimension of the space.
 struct Dimension {
   std::string Knob, Kernel, Transform;
+  KnobRole Role = KnobRole::Other;
   std::vector<llvm::json::Value> Values;
   unsigned Default = 0; ///< index of the original's value
   /// Numeric description of each value for models: the log2 of every number
@@ -46,11 +47,11 @@ public:
   SearchSpace() = default;
   SearchSpace(std::vector<Dimension> Dims, HardwareLimits Limits);
 
-  /// The knobs of Model. Restrict (knob id -> list of values, optional)
+  /// The space of Knobs. Restrict (knob id -> list of values, optional)
   /// keeps only the listed knobs, with only the listed values (each must be
   /// legal); the others stay at their defaults.
   static llvm::Expected<SearchSpace>
-  fromModel(const KernelModel &Model, const HardwareLimits &Limits,
+  fromKnobs(const KnobSet &Knobs, const HardwareLimits &Limits,
             const llvm::json::Object *Restrict = nullptr);
 
   const std::vector<Dimension> &dimensions() const { return Dims; }

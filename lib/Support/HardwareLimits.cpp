@@ -1,4 +1,4 @@
-#include "cro/Space/HardwareLimits.h"
+#include "cro/Support/HardwareLimits.h"
 #include "llvm/ADT/StringExtras.h"
 #include <dlfcn.h>
 

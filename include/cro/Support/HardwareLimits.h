@@ -1,14 +1,17 @@
-//===- HardwareLimits.h - what the GPU allows a variant to ask for --------===//
+//===- HardwareLimits.h - the target GPU: what a variant may ask for ------===//
 //
-// The search never sends a configuration to the compiler that the GPU
-// cannot launch: blocks over the thread limit, register budgets over the
-// block's register file. The limits come from the device itself (the CUDA
-// driver API, loaded at run time so the tool still runs where there is no
-// driver), else from a table per compute capability.
+// The one description of the target GPU, for every layer that needs it:
+// transforms read it from their RewriteContext (threads per block, static
+// shared memory per block, when they choose their domains and refuse a
+// configuration), and the search never sends a configuration to the
+// compiler that the GPU cannot launch (blocks over the thread limit, register
+// budgets over the block's register file). The limits come from the device
+// itself (the CUDA driver API, loaded at run time so the tool still runs
+// where there is no driver), else from a table per compute capability.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CRO_SPACE_HARDWARELIMITS_H
-#define CRO_SPACE_HARDWARELIMITS_H
+#ifndef CRO_SUPPORT_HARDWARELIMITS_H
+#define CRO_SUPPORT_HARDWARELIMITS_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -24,6 +27,7 @@ struct HardwareLimits {
   unsigned RegistersPerBlock = 65536;
   unsigned MaxRegistersPerThread = 255;
   unsigned MaxThreadsPerSM = 2048;
+  unsigned WarpSize = 32;
   unsigned SMs = 0; ///< 0 = unknown
   std::string ComputeCapability = "9.0";
   /// "device" when read from the GPU, else "table for sm_XX".
