@@ -260,7 +260,7 @@ private:
                   {P,
                    formatv(
                        "probe '{0}': {1} = {2} on the original, to learn what "
-                       "this transform does here",
+                       "this kind of move does here",
                        Type, Dims[I].Knob, Dims[I].Values[P[I]])
                        .str(),
                    Type});
