@@ -22,6 +22,10 @@ struct Plan {
   std::string Refusal, Where;
   std::vector<int64_t> Shape;
   bool SquareOnly = false; ///< one symbol sets both x and y
+  /// The launches choose the block at run time (`threads` from argv): the
+  /// default keeps that choice ("runtime"); another value gives every launch
+  /// its own constant block and a grid recomputed from its extent.
+  bool RuntimeBlock = false;
 
   struct Symbol {
     unsigned Dim = 0;
@@ -116,6 +120,27 @@ bool coverageIndependentOfBlock(const KernelInfo &K, unsigned Dim,
   return Strided;
 }
 
+/// Why a constant may not replace a block size the program chooses at run
+/// time; empty when it may. The program may rely on its own choice in ways
+/// no launch shows (a shared array sized for it, per-block results it reads
+/// back), so a constant is legal only where the kernel's outputs cannot
+/// depend on how threads are grouped into blocks: each thread's work is a
+/// function of its global index alone (no shared memory, barriers, warp
+/// intrinsics, or block builtins outside the index), and in every dimension
+/// the grid covers exactly the indices the guard keeps (ceil(E / block)
+/// with the guard's bound E), or a grid-stride loop covers any domain.
+std::string runtimeBlockRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                                unsigned NDims, bool GridStride) {
+  if (std::string Why = remapRefusal(K); !Why.empty())
+    return Why;
+  if (GridStride)
+    return "";
+  for (unsigned I = 0; I < NDims; ++I)
+    if (std::string Why = gridShrinkRefusal(Ctx, K, DimNames[I]); !Why.empty())
+      return Why;
+  return "";
+}
+
 bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   StringRef Src = Ctx.Source;
   if (K.Launches.empty())
@@ -144,7 +169,40 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         NDims = std::max(NDims, I + 1);
 
   std::optional<std::vector<int64_t>> Shape;
+  std::optional<bool> Runtime; // whether the launches choose at run time
   for (const LaunchSite &L : K.Launches) {
+    const ValueOrigin *RuntimeDim = nullptr;
+    for (unsigned I = 0; I < NDims && I < L.Block.Dims.size(); ++I)
+      if (L.Block.Dims[I].Kind == "runtime" && !RuntimeDim)
+        RuntimeDim = &L.Block.Dims[I];
+    if (Runtime && *Runtime != bool(RuntimeDim))
+      return P.refuse("some launches choose the block size at run time and "
+                      "others at compile time, so one knob cannot set them",
+                      L.Location);
+    Runtime = bool(RuntimeDim);
+    if (RuntimeDim) {
+      // The launch gets a constant block and its grid is recomputed there.
+      std::string Why = runtimeBlockRefusal(Ctx, K, NDims, GridStride);
+      bool Local = L.Grid.Span.EndOffset > 0 && L.Block.Span.EndOffset > 0 &&
+                   spans(L.Span, L.Grid.Span) && spans(L.Span, L.Block.Span);
+      for (const ValueOrigin &G : L.Grid.Dims)
+        if (Why.empty() && G.Kind != "default" && !G.StableAtLaunch)
+          Why = "the grid ('" + G.Text + "') cannot be re-evaluated at the "
+                "launch";
+      if (Why.empty() && !Local)
+        Why = "its grid and block are not arguments the launch can replace";
+      if (!Why.empty())
+        return P.refuse("the block size at " + L.Location +
+                            " is chosen at run time ('" + RuntimeDim->Text +
+                            "'); a constant may replace it only where the "
+                            "kernel's outputs do not depend on how threads "
+                            "are grouped into blocks, and here " +
+                            Why,
+                        L.Location);
+      P.RuntimeBlock = true;
+      P.Private.push_back({&L, std::vector<const ValueOrigin::Derivation *>(
+                                   NDims, nullptr)});
+    }
     // Shared with another kernel's launch: then the launch gets arguments
     // of its own, which needs every value re-evaluable at the launch.
     bool Shared = false, Stable = true;
@@ -156,10 +214,11 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         Shared |= !spans(L.Span, V.ResolvedSpan) &&
                   sharedWithOtherKernel(Ctx, K, V.ResolvedSpan);
       }
-    bool Private = Shared && Stable && L.Grid.Span.EndOffset > 0 &&
-                   L.Block.Span.EndOffset > 0 && spans(L.Span, L.Grid.Span) &&
-                   spans(L.Span, L.Block.Span);
-    if (Private)
+    bool Private = RuntimeDim ||
+                   (Shared && Stable && L.Grid.Span.EndOffset > 0 &&
+                    L.Block.Span.EndOffset > 0 && spans(L.Span, L.Grid.Span) &&
+                    spans(L.Span, L.Block.Span));
+    if (Private && !RuntimeDim)
       P.Private.push_back({&L, std::vector<const ValueOrigin::Derivation *>(
                                    NDims, nullptr)});
     std::vector<int64_t> S;
@@ -169,6 +228,11 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         continue;
       }
       const ValueOrigin &B = L.Block.Dims[I];
+      if (RuntimeDim) {
+        // Replaced whole at the launch; 0 stands for "chosen at run time".
+        S.push_back(B.Kind == "runtime" ? 0 : B.Value.value_or(0));
+        continue;
+      }
       if (B.Kind == "template-param")
         return P.refuse("the block size at " + L.Location +
                             " is the template parameter '" + B.Symbol +
@@ -428,8 +492,14 @@ Error rewritePrivateLaunch(
       Block.push_back(BlockValue(I));
     else if (B && B->Kind != "default")
       Block.push_back(Resolved(*B));
-    if (I < Derived.size() && Derived[I])
-      Grid.push_back(recomputedGrid(*Derived[I], BlockValue(I)));
+    if (I < Derived.size() && Derived[I]) {
+      // The extent as the program spells it, where it can be found.
+      ValueOrigin::Derivation D = *Derived[I];
+      if (G)
+        if (auto R = findSpelling(Src, G->ResolvedSpan, D.Extent))
+          D.Extent = Src.slice(R->first, R->second).str();
+      Grid.push_back(recomputedGrid(D, BlockValue(I)));
+    }
     else if (G && G->Kind != "default")
       Grid.push_back(Resolved(*G));
   }
@@ -572,13 +642,13 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Knob Kn;
   Kn.Id = K.Name + ".block";
   Kn.Kernel = K.Name;
-  Kn.Default = shapeValue(P.Shape);
+  Kn.Default = P.RuntimeBlock ? json::Value("runtime") : shapeValue(P.Shape);
   Kn.Values = domain(P, Ctx.Target);
   Out.offer(std::move(Kn));
 }
 
 Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
-                       const json::Value &V, const ResolvedConfig &,
+                       const json::Value &V, const ResolvedConfig &Config,
                        EditSet &Out) const {
   if (V == K.Default)
     return Error::success();
@@ -587,6 +657,20 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
   if (!KI || !makePlan(Ctx, *KI, P))
     return makeToolError(ExitCode::Internal,
                          "block-size: no plan for " + K.Id + ": " + P.Refusal);
+  // The launches get grids of their own, recomputed from the extent for one
+  // thread per index: a transform that gives each thread several outputs
+  // shrinks the grid the launch no longer reads.
+  if (P.RuntimeBlock)
+    for (const Knob &Other : Ctx.Knobs.Knobs)
+      if (Other.Kernel == K.Kernel && !Config.isDefault(Other) &&
+          (Other.Role == KnobRole::Coarsening ||
+           Other.Role == KnobRole::RegisterTiling ||
+           Other.Role == KnobRole::SharedStaging))
+        return makeToolError(
+            ExitCode::BadConfig,
+            K.Id + " replaces a block size chosen at run time at the launch, "
+                   "with a grid of one thread per index; " +
+                Other.Id + " would need that grid shrunk: choose one of them");
   std::vector<int64_t> Shape = shapeOf(V);
   StringRef Src = Ctx.Source;
   std::string Kernel = unqualifiedName(KI->Name).str();

@@ -14,8 +14,8 @@ namespace {
 
 unsigned dimIndex(StringRef Dim) { return Dim == "x" ? 0 : Dim == "y" ? 1 : 2; }
 
-/// The byte range in Src[Span] whose spelling, whitespace removed, is
-/// Extent (already normalized); nullopt when it does not occur exactly once.
+} // namespace
+
 std::optional<std::pair<unsigned, unsigned>>
 findSpelling(StringRef Src, const SourceSpan &Span, StringRef Extent) {
   std::string Stripped;
@@ -41,7 +41,6 @@ findSpelling(StringRef Src, const SourceSpan &Span, StringRef Extent) {
   return Found;
 }
 
-} // namespace
 
 bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
                            const SourceSpan &S) {

@@ -40,6 +40,13 @@ std::string blockShapeRefusal(const KernelInfo &K);
 std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                               llvm::StringRef Dim);
 
+/// The byte range in Src[Span] whose spelling, whitespace removed, is
+/// Extent (a derivation's normalized extent); nullopt when it does not
+/// occur exactly once.
+std::optional<std::pair<unsigned, unsigned>>
+findSpelling(llvm::StringRef Src, const SourceSpan &Span,
+             llvm::StringRef Extent);
+
 /// Edits every launch of K so that dimension Dim has Factor times fewer
 /// threads: E becomes ((E) + Factor - 1) / Factor inside ceil(E / block); a
 /// launch whose grid variable other kernels' launches use too divides its

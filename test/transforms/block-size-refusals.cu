@@ -9,7 +9,7 @@
 
 __global__ void runtime_block(float *v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] = 0.0f;
+  if (i < n) v[i] = 0.0f; else if (threadIdx.x == 0) v[n + blockIdx.x] = 1;
 }
 
 __global__ void hard_coded(float *v, int n) {
@@ -69,7 +69,9 @@ void run(float *v, int n, int threads) {
 
 // CHECK-DAG: refused[0].kernel = "runtime_block"
 // CHECK-DAG: refused[0].transform = "block-size"
-// CHECK-DAG: refused[0].reason = "the block size at {{.*}}block-size-refusals.cu:57:3 is the run-time value 'threads'; only compile-time block sizes can be tuned"
+// A block size chosen at run time, with one mark per block: the program's
+// results depend on how its threads are grouped.
+// CHECK-DAG: refused[0].reason = "the block size at {{.*}}block-size-refusals.cu:57:3 is chosen at run time ('threads'); a constant may replace it only where the kernel's outputs do not depend on how threads are grouped into blocks, and here the kernel reads threadIdx.x at {{.*}}block-size-refusals.cu:12:36 outside its thread index"
 // CHECK-DAG: refused[1].kernel = "hard_coded"
 // CHECK-DAG: refused[1].reason = "the body hard-codes the block size: the literal 256 (other) has no link to the launch"
 // CHECK-DAG: refused[1].location = "{{.*}}block-size-refusals.cu:16:24"
@@ -82,7 +84,7 @@ void run(float *v, int n, int threads) {
 // CHECK-DAG: refused[5].kernel = "shared_b"
 // CHECK-DAG: reason = "'PART' is also used in the body of kernel use_parts, which would keep the old block size"
 
-// APPLY: cuda-rewrite-opt: error: unknown knob 'runtime_block.block' (see the "knobs" of --analyze); block-size refused runtime_block: the block size at {{.*}} is the run-time value 'threads'
+// APPLY: cuda-rewrite-opt: error: unknown knob 'runtime_block.block' (see the "knobs" of --analyze); block-size refused runtime_block: the block size at {{.*}} is chosen at run time ('threads')
 
 // --kernel selects after the whole file was judged: shared_a stays refused
 // although shared_b, which shares its block variable, is left out.
