@@ -39,7 +39,7 @@ std::optional<Coarsening> coarsening(const KernelInfo &K,
 
 void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
                        KnobSink &Out) const {
-  if (std::string Why = remapRefusal(K); !Why.empty())
+  if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
     return Out.refuse(K.Name, Why, K.Location);
   Knob Kn;
   Kn.Id = K.Name + ".coarsen";
@@ -50,7 +50,9 @@ void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
   for (const ThreadIndexVar &V : K.Mapping.IndexVars) {
     if (V.Dim == "z")
       continue;
-    std::string R = gridShrinkRefusal(Ctx, K, V.Dim);
+    std::string R = strayBuiltinRefusal(K, V.Dim);
+    if (R.empty())
+      R = gridShrinkRefusal(Ctx, K, V.Dim);
     if (!R.empty()) {
       if (StringRef(Refusals).find(R) == StringRef::npos)
         Refusals += (Refusals.empty() ? "" : "; ") + R;

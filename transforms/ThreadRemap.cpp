@@ -238,6 +238,25 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
 }
 
 std::string remapRefusal(const KernelInfo &K) {
+  if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
+    return Why;
+  if (!K.Mapping.StrayBuiltins.empty())
+    return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
+           " outside its thread index";
+  return "";
+}
+
+std::string strayBuiltinRefusal(const KernelInfo &K, StringRef Dim) {
+  for (StringRef What : K.Mapping.StrayBuiltins) {
+    // "blockIdx.y at file:line:col"
+    StringRef Builtin = What.split(' ').first;
+    if (Builtin.split('.').second == Dim)
+      return "the kernel reads " + What.str() + " outside its thread index";
+  }
+  return "";
+}
+
+std::string remapRefusalBesidesBuiltins(const KernelInfo &K) {
   if (K.UsesSyncthreads || !K.SharedArrays.empty())
     return "threads of a block share data through shared memory; a block "
            "would no longer hold the same outputs";
@@ -247,9 +266,6 @@ std::string remapRefusal(const KernelInfo &K) {
     return K.Mapping.Reason;
   if (!K.TemplateParams.empty())
     return "template kernels are not remapped";
-  if (!K.Mapping.StrayBuiltins.empty())
-    return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
-           " outside its thread index";
   for (const ThreadMapping::Return &R : K.Mapping.Returns)
     if (R.InLoop)
       return "the kernel returns from inside a loop at " + R.Span.Begin;

@@ -59,6 +59,17 @@ llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
 /// intrinsics, shape not recognized, templates); empty: they can.
 std::string remapRefusal(const KernelInfo &K);
 
+/// remapRefusal without its last question, whether the body reads a
+/// thread or block builtin outside the thread index (strayBuiltinRefusal
+/// asks it per dimension).
+std::string remapRefusalBesidesBuiltins(const KernelInfo &K);
+
+/// Why a remap along dimension Dim alone ("x") is refused by a read of
+/// Dim's threadIdx, blockIdx or gridDim outside the thread index; empty
+/// when there is none. Coarsening one dimension leaves the builtins of the
+/// others their meaning (a row loop from `blockIdx.y * STRIP`).
+std::string strayBuiltinRefusal(const KernelInfo &K, llvm::StringRef Dim);
+
 /// Text with every identifier token named in Renames replaced.
 std::string
 renameIdentifiers(llvm::StringRef Text,
