@@ -114,17 +114,26 @@ Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
   return Out;
 }
 
-Expected<json::Object> readConfiguration(StringRef Path) {
+Expected<json::Value> readConfigurationDocument(StringRef Path,
+                                                StringRef What) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
-    return makeToolError(ExitCode::BadConfig,
-                         "cannot read configuration '" + Path +
-                             "': " + Buf.getError().message());
+    return makeToolError(ExitCode::BadConfig, "cannot read " + What + " '" +
+                                                  Path + "': " +
+                                                  Buf.getError().message());
   Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V)
     return makeToolError(ExitCode::BadConfig,
-                         "configuration '" + Path +
-                             "' is not valid JSON: " + toString(V.takeError()));
+                         What + " '" + Path + "' " +
+                             (What.ends_with("s") ? "are" : "is") +
+                             " not valid JSON: " + toString(V.takeError()));
+  return V;
+}
+
+Expected<json::Object> readConfiguration(StringRef Path) {
+  Expected<json::Value> V = readConfigurationDocument(Path, "configuration");
+  if (!V)
+    return V.takeError();
   json::Object *O = V->getAsObject();
   if (!O)
     return makeToolError(ExitCode::BadConfig,

@@ -12,7 +12,6 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -22,16 +21,9 @@ namespace cro {
 namespace {
 
 Expected<json::Array> readConfigurations(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return makeToolError(ExitCode::BadConfig,
-                         "cannot read configurations '" + Path +
-                             "': " + Buf.getError().message());
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = readConfigurationDocument(Path, "configurations");
   if (!V)
-    return makeToolError(ExitCode::BadConfig,
-                         "configurations '" + Path + "' are not valid JSON: " +
-                             toString(V.takeError()));
+    return V.takeError();
   json::Array *A = V->getAsArray();
   if (!A)
     return makeToolError(ExitCode::BadConfig,

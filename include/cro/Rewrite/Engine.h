@@ -40,6 +40,11 @@ llvm::Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
 /// and --replay write, byte for byte the same for the same configuration.
 std::string variantFileText(const Variant &V);
 
+/// Reads a JSON file of configurations (What: "configuration" for the
+/// messages); unreadable or malformed, a ToolError (ExitCode::BadConfig).
+llvm::Expected<llvm::json::Value>
+readConfigurationDocument(llvm::StringRef Path, llvm::StringRef What);
+
 /// Reads a configuration file: a JSON object mapping knob ids to values.
 llvm::Expected<llvm::json::Object> readConfiguration(llvm::StringRef Path);
 
