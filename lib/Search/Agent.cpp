@@ -238,7 +238,14 @@ private:
         // and the cheapest to change), one step larger before one step
         // smaller: on 2-D blocks the larger neighbour widens x, so a warp
         // covers more of a row and its accesses coalesce.
-        if (Type == BlockMove) {
+        if (Type == BlockMove && !blockThreads(Dims[I].Values[Default[I]])) {
+          // The program chooses its block at run time (default "runtime"):
+          // no neighbour to step to; the middle shapes are the usual best.
+          Choices.clear();
+          for (unsigned V : {(N - 1) / 2, (N - 1) / 2 - 1})
+            if (V < N && V != Default[I])
+              Choices.push_back(V);
+        } else if (Type == BlockMove) {
           Choices.clear();
           if (Default[I] + 1 < N)
             Choices.push_back(Default[I] + 1);

@@ -41,10 +41,12 @@ RecordedSpace syntheticSpace() {
        json::Array{
            json::Object{{"id", "k.block"},
                         {"transform", "block-size"},
+                        {"role", "block-shape"},
                         {"values", json::Array{32, 64, 128, 256, 512, 1024}},
                         {"default", 256}},
            json::Object{{"id", "k.tile"},
                         {"transform", "shared-stage"},
+                        {"role", "shared-staging"},
                         {"values", json::Array{1, 2, 4, 8, 16}},
                         {"default", 1}}}},
       {"points", std::move(Points)}};
@@ -107,6 +109,36 @@ TEST(SearchSpace, HardwareLimitsAreConstraints) {
   EXPECT_EQ(Small.violation({1, 0}), "refused by the rewrite engine");
   EXPECT_FALSE(Small.plausible({1, 0})) << "cached verdicts are known";
   EXPECT_TRUE(Small.plausible({1, 1})) << "not asked yet";
+}
+
+TEST(Agent, MovesAreKnobRolesWhateverTheTransform) {
+  // A block shape offered by a transform the agent has never heard of, with
+  // the program's own run-time choice as the default: the agent opens with
+  // the block shape, at the middle shapes (there is no neighbour to step to).
+  std::vector<Dimension> Dims(2);
+  Dims[0].Knob = "k.block";
+  Dims[0].Kernel = "k";
+  Dims[0].Transform = "someone-elses-block-transform";
+  Dims[0].Role = KnobRole::BlockShape;
+  Dims[0].Values = {32, 64, 128, 256, 512, 1024, "runtime"};
+  Dims[0].Default = 6;
+  Dims[1].Knob = "k.unroll.L0";
+  Dims[1].Kernel = "k";
+  Dims[1].Transform = "unroll";
+  Dims[1].Role = KnobRole::Unroll;
+  Dims[1].Values = {"none", 2, 4};
+  SearchSpace S(Dims, tableLimits("sm_90"));
+  StrategyContext Ctx{S, 1, {}, {}, 20};
+  auto Strat = makeStrategy("agent", Ctx);
+  ASSERT_TRUE(bool(Strat)) << toString(Strat.takeError());
+  std::vector<Proposal> First = (*Strat)->ask(2);
+  ASSERT_EQ(First.size(), 2u);
+  for (const Proposal &P : First) {
+    EXPECT_EQ(P.Move, "block-shape");
+    EXPECT_EQ(P.P[1], 0u);
+  }
+  EXPECT_EQ(S.config(First[0].P), (json::Object{{"k.block", 256}}));
+  EXPECT_EQ(S.config(First[1].P), (json::Object{{"k.block", 128}}));
 }
 
 TEST(SearchSpace, ConfigurationsRoundTrip) {
