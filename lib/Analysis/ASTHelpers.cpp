@@ -225,27 +225,33 @@ namespace {
 class ModifiedVarFinder : public RecursiveASTVisitor<ModifiedVarFinder> {
 public:
   DenseSet<const VarDecl *> Vars;
+  DenseMap<const VarDecl *, SmallVector<SourceLocation, 2>> Sites;
   bool SkipPlainAssignments = false;
 
-  void noteTarget(const Expr *E) {
+  void noteTarget(const Expr *E, SourceLocation Where) {
     E = E->IgnoreParenImpCasts();
     // `v.x = ...` modifies v.
     while (const auto *ME = dyn_cast<MemberExpr>(E))
       E = ME->getBase()->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
         Vars.insert(VD);
+        Sites[VD].push_back(Where);
+      }
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp() &&
         !(SkipPlainAssignments && BO->getOpcode() == BO_Assign))
-      noteTarget(BO->getLHS());
+      noteTarget(BO->getLHS(), BO->getExprLoc());
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp() ||
         (UO->getOpcode() == UO_AddrOf && !LaunchArgument.count(UO)))
-      noteTarget(UO->getSubExpr());
+      // Through an address taken, the variable may change anywhere later.
+      noteTarget(UO->getSubExpr(), UO->isIncrementDecrementOp()
+                                       ? UO->getExprLoc()
+                                       : SourceLocation());
     return true;
   }
   /// `void *args[] = {&a, &n};`, the argument array cudaLaunchKernel takes:
@@ -266,7 +272,7 @@ public:
     if (OC->isAssignmentOp() || OC->getOperator() == OO_PlusPlus ||
         OC->getOperator() == OO_MinusMinus)
       if (OC->getNumArgs() > 0)
-        noteTarget(OC->getArg(0));
+        noteTarget(OC->getArg(0), OC->getExprLoc());
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
@@ -275,7 +281,7 @@ public:
     if (VD->getType()->isReferenceType() &&
         !VD->getType().getNonReferenceType().isConstQualified() &&
         VD->getInit())
-      noteTarget(VD->getInit());
+      noteTarget(VD->getInit(), SourceLocation()); // anywhere, through r
     return true;
   }
 };
@@ -286,6 +292,14 @@ DenseSet<const VarDecl *> modifiedVariables(const Stmt *Body) {
   if (Body)
     F.TraverseStmt(const_cast<Stmt *>(Body));
   return F.Vars;
+}
+
+DenseMap<const VarDecl *, SmallVector<SourceLocation, 2>>
+modificationSites(const Stmt *Body) {
+  ModifiedVarFinder F;
+  if (Body)
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Sites);
 }
 
 DenseSet<const VarDecl *>

@@ -30,7 +30,9 @@ class ConfigClassifier {
 public:
   ConfigClassifier(const SourceText &Text, const FunctionDecl *Caller)
       : Text(Text),
-        Modified(modifiedVariables(Caller ? Caller->getBody() : nullptr)) {}
+        Modified(modifiedVariables(Caller ? Caller->getBody() : nullptr)),
+        Sites(modificationSites(Caller ? Caller->getBody() : nullptr)),
+        SM(Caller ? &Caller->getASTContext().getSourceManager() : nullptr) {}
 
   /// A scalar value; Resolved receives the expression it comes from after
   /// following unmodified local variables.
@@ -67,20 +69,41 @@ private:
                             const LaunchDim3 &Block,
                             const std::string &TermSymbol);
 
+  /// True when VD may change after an expression that starts at Loc was
+  /// evaluated: it is modified somewhere not before Loc in the function.
+  /// A modification before Loc runs before that evaluation, or (in a loop)
+  /// before the evaluation of the same iteration -- a launch is reached
+  /// only through its arguments' declarations.
+  bool modifiedAfter(const VarDecl *VD, SourceLocation Loc) const {
+    auto It = Sites.find(VD);
+    if (It == Sites.end())
+      return false;
+    if (!SM)
+      return true;
+    for (SourceLocation S : It->second)
+      if (S.isInvalid() || !SM->isBeforeInTranslationUnit(SM->getExpansionLoc(S),
+                                         SM->getExpansionLoc(Loc)))
+        return true;
+    return false;
+  }
+
   const SourceText &Text;
   DenseSet<const VarDecl *> Modified;
+  DenseMap<const VarDecl *, SmallVector<SourceLocation, 2>> Sites;
+  const SourceManager *SM;
 };
 
 namespace {
 /// True when evaluating E again later gives the same value: it reads no
 /// variable in Modified, no memory, and calls only pure math functions and
 /// constexpr functions.
-bool stableExpr(const Stmt *S, const DenseSet<const VarDecl *> &Modified) {
+bool stableExpr(const Stmt *S,
+                function_ref<bool(const VarDecl *)> ModifiedLater) {
   if (!S)
     return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (Modified.count(VD) ||
+      if (ModifiedLater(VD) ||
           (!VD->hasLocalStorage() && !VD->getType().isConstQualified()))
         return false;
   if (isa<ArraySubscriptExpr>(S) || isa<CXXMemberCallExpr>(S))
@@ -105,7 +128,7 @@ bool stableExpr(const Stmt *S, const DenseSet<const VarDecl *> &Modified) {
       return false;
   }
   for (const Stmt *Child : S->children())
-    if (!stableExpr(Child, Modified))
+    if (!stableExpr(Child, ModifiedLater))
       return false;
   return true;
 }
@@ -114,7 +137,10 @@ bool stableExpr(const Stmt *S, const DenseSet<const VarDecl *> &Modified) {
 ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
   const Expr *R = E;
   ValueOrigin V = classify(E, &R);
-  V.StableAtLaunch = stableExpr(R, Modified);
+  V.StableAtLaunch =
+      stableExpr(R, [&](const VarDecl *VD) {
+        return R && modifiedAfter(VD, R->getBeginLoc());
+      });
   if (E && !isa<CXXDefaultArgExpr>(E)) {
     V.Span = Text.span(E->getSourceRange());
     V.ResolvedSpan = R ? Text.span(R->getSourceRange()) : V.Span;

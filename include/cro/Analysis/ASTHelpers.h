@@ -75,6 +75,13 @@ std::string normalizeSpelling(llvm::StringRef Text);
 llvm::DenseSet<const clang::VarDecl *>
 modifiedVariables(const clang::Stmt *Body);
 
+/// Where each variable modifiedVariables counts is modified: the
+/// assignment or increment; an invalid location for an address taken or a
+/// non-const reference bound, through which it may change anywhere.
+llvm::DenseMap<const clang::VarDecl *,
+               llvm::SmallVector<clang::SourceLocation, 2>>
+modificationSites(const clang::Stmt *Body);
+
 /// Like modifiedVariables, but plain assignments (`v = e`) do not count:
 /// what else changes a variable besides being assigned.
 llvm::DenseSet<const clang::VarDecl *>
