@@ -189,6 +189,14 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         if (Why.empty() && G.Kind != "default" && !G.StableAtLaunch)
           Why = "the grid ('" + G.Text + "') cannot be re-evaluated at the "
                 "launch";
+      // Block dimensions the knob does not set are written out again.
+      for (unsigned I = NDims; I < L.Block.Dims.size(); ++I)
+        if (Why.empty() && L.Block.Dims[I].Kind != "default" &&
+            !L.Block.Dims[I].StableAtLaunch)
+          Why = "its block dimension " + std::string(DimNames[I]) + " ('" +
+                L.Block.Dims[I].Text +
+                "'), which the kernel does not read, cannot be re-evaluated "
+                "at the launch";
       if (Why.empty() && !Local)
         Why = "its grid and block are not arguments the launch can replace";
       if (!Why.empty())

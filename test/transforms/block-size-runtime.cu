@@ -80,3 +80,16 @@ int main(int argc, char **argv) {
 // APPLY: block_sums<<<blocks, threads>>>(y, p, n);
 
 // BOTH: cuda-rewrite-opt: error: axpb.block replaces a block size chosen at run time at the launch, with a grid of one thread per index; axpb.coarsen would need that grid shrunk: choose one of them
+
+// A block dimension the kernel does not read is written out again at the
+// launch: here it is read through a pointer, which the launch cannot repeat.
+__global__ void rows_only(real_t *v, int count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) v[i] = 0;
+}
+
+void one_dim(real_t *v, int count, int bx, const int *by) {
+  dim3 b(bx, *by);
+  rows_only<<<(count + b.x - 1) / b.x, b>>>(v, count);
+}
+// CHECK-DAG: reason = "the block size at {{.*}}block-size-runtime.cu:93:3 is chosen at run time ('bx'); a constant may replace it only where the kernel's outputs do not depend on how threads are grouped into blocks, and here its block dimension y ('*by'), which the kernel does not read, cannot be re-evaluated at the launch"
