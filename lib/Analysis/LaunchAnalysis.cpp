@@ -30,7 +30,6 @@ class ConfigClassifier {
 public:
   ConfigClassifier(const SourceText &Text, const FunctionDecl *Caller)
       : Text(Text),
-        Modified(modifiedVariables(Caller ? Caller->getBody() : nullptr)),
         Sites(modificationSites(Caller ? Caller->getBody() : nullptr)),
         SM(Caller ? &Caller->getASTContext().getSourceManager() : nullptr) {}
 
@@ -61,7 +60,7 @@ private:
   void blockMultiple(const Expr *Divisor, unsigned Dim, const LaunchDim3 &Block,
                      ValueOrigin::Derivation &D);
   bool followable(const VarDecl *VD) const {
-    return VD->hasLocalStorage() && VD->getInit() && !Modified.count(VD) &&
+    return VD->hasLocalStorage() && VD->getInit() && !Sites.count(VD) &&
            !isa<ParmVarDecl>(VD);
   }
   std::string matchBlockDim(const std::string &Term,
@@ -81,22 +80,24 @@ private:
     if (!SM)
       return true;
     for (SourceLocation S : It->second)
-      if (S.isInvalid() || !SM->isBeforeInTranslationUnit(SM->getExpansionLoc(S),
+      if (S.isInvalid() ||
+          !SM->isBeforeInTranslationUnit(SM->getExpansionLoc(S),
                                          SM->getExpansionLoc(Loc)))
         return true;
     return false;
   }
 
   const SourceText &Text;
-  DenseSet<const VarDecl *> Modified;
+  /// Where the calling function modifies each of its variables (a variable
+  /// without an entry is never modified after its declaration).
   DenseMap<const VarDecl *, SmallVector<SourceLocation, 2>> Sites;
   const SourceManager *SM;
 };
 
 namespace {
 /// True when evaluating E again later gives the same value: it reads no
-/// variable in Modified, no memory, and calls only pure math functions and
-/// constexpr functions.
+/// variable ModifiedLater names, no memory, and calls only pure math
+/// functions and constexpr functions.
 bool stableExpr(const Stmt *S,
                 function_ref<bool(const VarDecl *)> ModifiedLater) {
   if (!S)
