@@ -549,8 +549,10 @@ int run(int argc, char **argv) {
   TransformRegistry Transforms;
   registerBuiltinTransforms(Transforms);
   RewriteContext Ctx(Model, Transforms, Source, InputFile, TOpts);
-  Ctx.Target = targetLimits(Model.GpuArch, Search || Measure || Replay ||
-                                               PrintSpace || Tune);
+  // (--replay runs nothing: it must give the knobs the tuning run had on
+  // any machine, so it takes the architecture's documented limits.)
+  Ctx.Target =
+      targetLimits(Model.GpuArch, Search || Measure || PrintSpace || Tune);
   describeKnobs(Ctx);
   if (Error E = filterKernels(Model, Ctx.Knobs))
     return reportAndGetExitCode(std::move(E), errs());
@@ -609,7 +611,7 @@ int run(int argc, char **argv) {
     return runTuneCommand(TR, **Parsed, Model, Ctx, errs());
   }
   if (PrintSpace)
-    return runPrintSpace(SpaceFile, Model, Ctx, errs());
+    return runPrintSpace(SpaceFile, Ctx, errs());
   if (Search)
     return runSearchCommand(SR, **Parsed, Model, Ctx, errs());
   if (Replay) {

@@ -71,7 +71,6 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
   S->Ctx = &Ctx;
   S->Err = &Err;
   S->Gpu = Gpu;
-  S->Limits = Ctx.Target;
   Expected<SearchSpace> Space = fileSpace(Req.SpaceFile, Ctx);
   if (!Space)
     return Space.takeError();
@@ -99,7 +98,9 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
   GO.Db = S->Db.get();
   GO.SourceHash = sourceHash(Ctx.Source, Req.Measure, Req.Harness);
   GO.Strategy = Req.Control.Strategy;
-  GO.Where = {Gpu.Name, S->Limits.ComputeCapability, Gpu.Driver, ""};
+  // The GPU measured on (its own architecture, whatever --cuda-gpu-arch).
+  GO.Where = {Gpu.Name, tableLimits(Gpu.Arch).ComputeCapability, Gpu.Driver,
+              ""};
   {
     Builder Probe(GO.Build);
     Expected<std::string> Id = Probe.compilerIdentity();

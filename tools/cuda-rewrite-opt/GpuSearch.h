@@ -52,7 +52,6 @@ private:
   const SearchRequest *Req = nullptr;
   const RewriteContext *Ctx = nullptr;
   LocalGpu Gpu;
-  HardwareLimits Limits;
   std::unique_ptr<SearchSpace> Space;
   std::unique_ptr<TuningDatabase> Db;
   GpuEvaluatorOptions Options;

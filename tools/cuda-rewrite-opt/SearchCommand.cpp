@@ -131,8 +131,8 @@ TuningReport simulationReport(RecordedSpace &RS, const SearchControl &Control,
 
 } // namespace
 
-int runPrintSpace(StringRef SpaceFile, const KernelModel &Model,
-                  const RewriteContext &Ctx, raw_ostream &Err) {
+int runPrintSpace(StringRef SpaceFile, const RewriteContext &Ctx,
+                  raw_ostream &Err) {
   Expected<SearchSpace> Space = fileSpace(SpaceFile, Ctx);
   if (!Space)
     return reportAndGetExitCode(Space.takeError(), Err);

@@ -36,8 +36,8 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
 /// Prints the search space (--space applied) as JSON: knobs, size, the
 /// hardware limits, and how many points are valid, with the reasons the
 /// others are not. Needs no GPU.
-int runPrintSpace(llvm::StringRef SpaceFile, const KernelModel &Model,
-                  const RewriteContext &Ctx, llvm::raw_ostream &Err);
+int runPrintSpace(llvm::StringRef SpaceFile, const RewriteContext &Ctx,
+                  llvm::raw_ostream &Err);
 
 /// Runs a strategy against a recorded space; prints a JSON result, and
 /// writes a report of the simulated run when ReportFile is set.
