@@ -38,6 +38,22 @@ Expected<json::Array> readConfigurations(StringRef Path) {
   return std::move(*A);
 }
 
+/// Writes V as <OutputDir>/<Index>/<FileName>; the file's path.
+Expected<std::string> writeVariant(const Variant &V, StringRef Harness,
+                                   StringRef OutputDir, size_t Index,
+                                   StringRef FileName) {
+  SmallString<256> Dir(OutputDir);
+  sys::path::append(Dir, std::to_string(Index));
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return makeToolError(ExitCode::OutputError,
+                         "cannot create '" + Dir + "': " + EC.message());
+  SmallString<256> File(Dir);
+  sys::path::append(File, FileName);
+  if (Error E = writeFileAtomically(File, variantFileText(V) + Harness.str()))
+    return std::move(E);
+  return File.str().str();
+}
+
 /// The exit code and message of a failed configuration, as --apply would
 /// have printed them.
 std::pair<int, std::string> describeFailure(Error E) {
@@ -77,30 +93,18 @@ int runApplyEach(StringRef ConfigsFile, StringRef OutputDir,
   for (size_t I = 0; I < Configs->size(); ++I) {
     json::Object Line{{"index", static_cast<int64_t>(I)}};
     Expected<Variant> V = applyConfiguration(Ctx, *(*Configs)[I].getAsObject());
-    if (V) {
-      SmallString<256> Dir(OutputDir);
-      sys::path::append(Dir, std::to_string(I));
-      SmallString<256> File(Dir);
-      sys::path::append(File, FileName);
-      std::error_code EC = sys::fs::create_directories(Dir);
-      Error Written =
-          EC ? makeToolError(ExitCode::OutputError,
-                             "cannot create '" + Dir + "': " + EC.message())
-             : writeFileAtomically(File, variantFileText(*V) + Harness.str());
-      if (!Written) {
-        Line["exit_code"] = 0;
-        Line["file"] = File.str().str();
-        json::Array Flags;
-        for (const std::string &F : V->NvccFlags)
-          Flags.push_back(F);
-        Line["nvcc_flags"] = std::move(Flags);
-      } else {
-        auto [Code, Message] = describeFailure(std::move(Written));
-        Line["exit_code"] = Code;
-        Line["error"] = Message;
-      }
+    Expected<std::string> File =
+        V ? writeVariant(*V, Harness, OutputDir, I, FileName)
+          : Expected<std::string>(V.takeError());
+    if (File) {
+      Line["exit_code"] = 0;
+      Line["file"] = *File;
+      json::Array Flags;
+      for (const std::string &F : V->NvccFlags)
+        Flags.push_back(F);
+      Line["nvcc_flags"] = std::move(Flags);
     } else {
-      auto [Code, Message] = describeFailure(V.takeError());
+      auto [Code, Message] = describeFailure(File.takeError());
       Line["exit_code"] = Code;
       Line["error"] = Message;
     }
