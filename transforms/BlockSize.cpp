@@ -208,8 +208,6 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                             Why,
                         L.Location);
       P.RuntimeBlock = true;
-      P.Private.push_back({&L, std::vector<const ValueOrigin::Derivation *>(
-                                   NDims, nullptr)});
     }
     // Shared with another kernel's launch: then the launch gets arguments
     // of its own, which needs every value re-evaluable at the launch.
@@ -226,7 +224,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                    (Shared && Stable && L.Grid.Span.EndOffset > 0 &&
                     L.Block.Span.EndOffset > 0 && spans(L.Span, L.Grid.Span) &&
                     spans(L.Span, L.Block.Span));
-    if (Private && !RuntimeDim)
+    if (Private)
       P.Private.push_back({&L, std::vector<const ValueOrigin::Derivation *>(
                                    NDims, nullptr)});
     std::vector<int64_t> S;
