@@ -31,33 +31,14 @@ def apply_config(tool, src, cfg, out, arch="sm_90"):
                           capture_output=True, text=True)
 
 
-def accepts(tool, src, cfg, arch="sm_90"):
-    """True unless the tool rejects cfg before building (knobs that cannot
-    be combined: two transforms remapping one kernel, a tile larger than
-    shared memory, a non-square block for a transposed tile)."""
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        r = apply_config(tool, src, cfg, os.path.join(d, "v.cu"), arch)
-        return r.returncode != BAD_CONFIG
-
-
-def configurations(knobs, rng, randoms, accept=None):
-    """The default, each knob at both ends of its domain, and `randoms`
-    random combinations, as (name, config) pairs. With accept, a random
-    combination it rejects is drawn again, up to 20 times, and left out if
-    none is accepted: the tool refuses those before building anything, so
-    they are not variants."""
+def configurations(knobs):
+    """The default and each knob at both ends of its domain, as (name,
+    config) pairs (sample_variants adds the random combinations)."""
     configs = [("default", {})]
     for k in knobs:
         for v in (k["values"][0], k["values"][-1]):
             if v != k["default"] and (f"{k['id']}={json.dumps(v)}", {k["id"]: v}) not in configs:
                 configs.append((f"{k['id']}={json.dumps(v)}", {k["id"]: v}))
-    for i in range(randoms):
-        for _ in range(20):
-            cfg = {k["id"]: rng.choice(k["values"]) for k in knobs}
-            if accept is None or accept(cfg):
-                configs.append((f"random#{i}", cfg))
-                break
     return configs
 
 
@@ -96,7 +77,7 @@ def nvcc_command(nvcc, src, variant, out, flags, arch="sm_90", compile_only=True
     return cmd
 
 
-DRAWS = 20  # random combinations drawn before giving one up (see configurations)
+DRAWS = 20  # candidates drawn for one random combination before it is left out
 
 
 class Variant:
@@ -115,7 +96,7 @@ def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90"):
         model = analyze(tool, src, arch)
     except RuntimeError as e:
         return [Variant(src, "analyze", {}, error=str(e))]
-    named = configurations(model["knobs"], None, 0)
+    named = configurations(model["knobs"])
     rng = random.Random(f"{seed}:{os.path.basename(src)}")
     drawn = [[{k["id"]: rng.choice(k["values"]) for k in model["knobs"]}
               for _ in range(DRAWS)]

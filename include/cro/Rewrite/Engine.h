@@ -30,8 +30,8 @@ struct Variant {
 llvm::Error validateConfiguration(const KnobSet &Knobs,
                                   const llvm::json::Object &Config);
 
-/// Applies Config to the original source, with the knobs of Ctx.Knobs. The default configuration gives
-/// back the source byte for byte.
+/// Applies Config to the original source, with the knobs of Ctx.Knobs. The
+/// default configuration gives back the source byte for byte.
 llvm::Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
                                            const llvm::json::Object &Config);
 
