@@ -109,10 +109,13 @@ bool coverageIndependentOfBlock(const KernelInfo &K, unsigned Dim,
   }
   bool Strided = false;
   for (const LoopInfo &L : K.Loops) {
-    if (L.Init.find(T) == std::string::npos)
+    bool FromThread = L.InitForm ? !L.InitForm->coefficient(T).isZero()
+                                 : L.Init.find(T) != std::string::npos;
+    if (!FromThread)
       continue;
-    bool ByBlock =
-        L.Step.find(D) != std::string::npos || L.StepValue == BlockValue;
+    bool ByBlock = L.StepKind == "block-stride" ||
+                   L.Step.find(D) != std::string::npos ||
+                   L.StepValue == BlockValue;
     if (!ByBlock)
       return false;
     Strided = true;
@@ -375,6 +378,11 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         P.Private.back().Derived[I] = &*G->Derived;
         continue; // recomputed at the launch
       }
+      // `g = n / B; if (n % B) g++;`: the rounding statement divides by the
+      // block too, and changes with it.
+      const SourceSpan &RoundUp = G->Derived->RoundUp;
+      if (RoundUp.EndOffset > RoundUp.BeginOffset)
+        P.Scopes.push_back({RoundUp.BeginOffset, RoundUp.EndOffset});
       const std::string &Term = G->Derived->BlockTerm;
       bool ThroughVariable = !L.Block.Variable.empty() &&
                              Term == L.Block.Variable + "." + DimNames[I];
@@ -390,6 +398,13 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                               "', which the tool cannot tie to the block "
                               "size '" +
                               B.Text + "'",
+                          L.Location);
+        if (RoundUp.EndOffset > RoundUp.BeginOffset)
+          return P.refuse("grid dimension " + std::string(DimNames[I]) +
+                              " at " + L.Location + " is rounded up by a "
+                              "separate statement that divides by the "
+                              "number " + B.Text + " again; the tool "
+                              "recomputes a grid in one expression",
                           L.Location);
         P.Grids.push_back(
             {G->ResolvedSpan.BeginOffset,
@@ -421,18 +436,35 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
     if (Sym.CopyInMainFile)
       Sym.InsertAt = First;
 
-  // Another kernel whose body reads the symbol would keep the old value
-  // while this kernel's copy changes: a multi-kernel protocol (block sums
-  // indexed by i / BLOCK) would break.
+  // Another kernel whose body reads the symbol keeps the old value while
+  // this kernel's copy changes. That is right when the symbol is that
+  // kernel's own block size too (every launch of it gives the symbol as the
+  // same block dimension): in its body the symbol means its own block, which
+  // stays. Otherwise the symbol may be this kernel's block seen from
+  // outside -- a multi-kernel protocol (block sums indexed by i / BLOCK) --
+  // which the old value would break.
   for (const auto &[Name, Sym] : P.Symbols)
-    for (const KernelInfo &Other : Ctx.Model.Kernels)
-      if (&Other != &K && !findIdentifier(Src, Other.BodySpan.BeginOffset,
-                                          Other.BodySpan.EndOffset, Name)
-                               .empty())
+    for (const KernelInfo &Other : Ctx.Model.Kernels) {
+      if (&Other == &K || findIdentifier(Src, Other.BodySpan.BeginOffset,
+                                         Other.BodySpan.EndOffset, Name)
+                              .empty())
+        continue;
+      bool OwnBlock = !Other.Launches.empty();
+      for (const LaunchSite &OL : Other.Launches) {
+        const ValueOrigin *D = Sym.Dim < OL.Block.Dims.size()
+                                   ? &OL.Block.Dims[Sym.Dim]
+                                   : nullptr;
+        OwnBlock &= D && (D->Kind == "macro" || D->Kind == "constant") &&
+                    D->Symbol == Name;
+      }
+      if (!OwnBlock)
         return P.refuse("'" + Name + "' is also used in the body of kernel " +
                             Other.Name +
-                            ", which would keep the old block size",
+                            ", whose launches do not all use it as their "
+                            "block size, so there it may stand for this "
+                            "kernel's block size, which would change",
                         Other.Location);
+    }
 
   // Uses in preprocessor directives cannot see a constant, and changing a
   // macro there would change what gets compiled.

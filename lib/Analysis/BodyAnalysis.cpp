@@ -337,8 +337,10 @@ private:
       return;
     L.InductionVar = Var->getNameAsString();
     Affine.addLoopVariable(Var);
-    if (InitE)
+    if (InitE) {
       L.Init = Text.text(InitE);
+      L.InitForm = Affine.build(InitE).Form;
+    }
     const Expr *BoundE = nullptr;
     if (Cond && Cond->isComparisonOp()) {
       if (refVar(Cond->getLHS()) == Var) {

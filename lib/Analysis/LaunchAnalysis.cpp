@@ -31,7 +31,10 @@ public:
   ConfigClassifier(const SourceText &Text, const FunctionDecl *Caller)
       : Text(Text),
         Sites(modificationSites(Caller ? Caller->getBody() : nullptr)),
-        SM(Caller ? &Caller->getASTContext().getSourceManager() : nullptr) {}
+        SM(Caller ? &Caller->getASTContext().getSourceManager() : nullptr) {
+    if (Caller && Caller->getBody())
+      findRoundUps(Caller->getBody());
+  }
 
   /// A scalar value; Resolved receives the expression it comes from after
   /// following unmodified local variables.
@@ -59,10 +62,15 @@ private:
   bool isRemainderIndicator(const Expr *X, const Expr *N, const Expr *B) const;
   void blockMultiple(const Expr *Divisor, unsigned Dim, const LaunchDim3 &Block,
                      ValueOrigin::Derivation &D);
+  /// A local whose value is its initializer wherever it is read: never
+  /// modified, or modified only by the statement that rounds its floor
+  /// division up (then the grid derivation sees the ceil).
   bool followable(const VarDecl *VD) const {
-    return VD->hasLocalStorage() && VD->getInit() && !Sites.count(VD) &&
-           !isa<ParmVarDecl>(VD);
+    return VD->hasLocalStorage() && VD->getInit() &&
+           (!Sites.count(VD) || RoundUps.count(VD)) && !isa<ParmVarDecl>(VD);
   }
+  void findRoundUps(const Stmt *S);
+  bool isRoundUp(const IfStmt *If, const VarDecl *VD) const;
   std::string matchBlockDim(const std::string &Term,
                             std::optional<int64_t> TermValue, unsigned Dim,
                             const LaunchDim3 &Block,
@@ -91,6 +99,9 @@ private:
   /// Where the calling function modifies each of its variables (a variable
   /// without an entry is never modified after its declaration).
   DenseMap<const VarDecl *, SmallVector<SourceLocation, 2>> Sites;
+  /// Locals `int g = n / B;` whose only modification is the statement right
+  /// after their declaration, `if (n % B != 0) g++;`: g is ceil(n / B).
+  DenseMap<const VarDecl *, const IfStmt *> RoundUps;
   const SourceManager *SM;
 };
 
@@ -457,6 +468,89 @@ bool ConfigClassifier::isRemainderIndicator(const Expr *X, const Expr *N,
   return C && *C && !IsRem(S); // a bare N % B is not 0/1
 }
 
+/// Finds, in every compound statement under S, a declaration of one local
+/// whose initializer is a division, followed by the statement that rounds
+/// it up.
+void ConfigClassifier::findRoundUps(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    const Stmt *Prev = nullptr;
+    for (const Stmt *Cur : CS->body()) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(Prev);
+      const auto *If = dyn_cast<IfStmt>(Cur);
+      if (DS && If && DS->isSingleDecl())
+        if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+            VD && isRoundUp(If, VD))
+          RoundUps[VD] = If;
+      Prev = Cur;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    findRoundUps(Child);
+}
+
+/// True when If is `if (N % B) VD += 1;` (or `!= 0`, `> 0`, and `VD++`,
+/// `++VD`, `VD = VD + 1`, braced or not) for VD initialized to N / B, and
+/// VD is modified nowhere else.
+bool ConfigClassifier::isRoundUp(const IfStmt *If, const VarDecl *VD) const {
+  const auto *Div = dyn_cast_or_null<BinaryOperator>(
+      VD->getInit() ? stripCasts(VD->getInit()) : nullptr);
+  if (!Div || Div->getOpcode() != BO_Div || If->getElse() || If->getInit() ||
+      If->getConditionVariable() || !VD->getType()->isIntegerType())
+    return false;
+  const Expr *Cond = stripCasts(If->getCond());
+  const auto *Rem = dyn_cast<BinaryOperator>(Cond);
+  bool BareRemainder =
+      Rem && Rem->getOpcode() == BO_Rem &&
+      normalizeSpelling(Text.text(stripCasts(Rem->getLHS()))) ==
+          normalizeSpelling(Text.text(stripCasts(Div->getLHS()))) &&
+      normalizeSpelling(Text.text(stripCasts(Rem->getRHS()))) ==
+          normalizeSpelling(Text.text(stripCasts(Div->getRHS())));
+  if (!BareRemainder &&
+      !isRemainderIndicator(Cond, Div->getLHS(), Div->getRHS()))
+    return false;
+  const Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then)) {
+    if (CS->size() != 1)
+      return false;
+    Then = CS->body_front();
+  }
+  const ASTContext &Ctx = Text.context();
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  bool AddsOne = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Then))
+    AddsOne = UO->isIncrementOp() && IsVD(UO->getSubExpr());
+  else if (const auto *BO = dyn_cast<BinaryOperator>(Then)) {
+    if (BO->getOpcode() == BO_AddAssign)
+      AddsOne = IsVD(BO->getLHS()) && evaluateInt(BO->getRHS(), Ctx) == 1;
+    else if (BO->getOpcode() == BO_Assign && IsVD(BO->getLHS()))
+      if (const auto *Sum =
+              dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+          Sum && Sum->getOpcode() == BO_Add)
+        AddsOne = (IsVD(Sum->getLHS()) &&
+                   evaluateInt(Sum->getRHS(), Ctx) == 1) ||
+                  (IsVD(Sum->getRHS()) && evaluateInt(Sum->getLHS(), Ctx) == 1);
+  }
+  if (!AddsOne || !SM)
+    return false;
+  auto It = Sites.find(VD);
+  if (It == Sites.end())
+    return false;
+  SourceLocation B = SM->getExpansionLoc(If->getBeginLoc()),
+                 E = SM->getExpansionLoc(If->getEndLoc());
+  for (SourceLocation S : It->second) {
+    SourceLocation X = S.isValid() ? SM->getExpansionLoc(S) : S;
+    if (X.isInvalid() || SM->isBeforeInTranslationUnit(X, B) ||
+        SM->isBeforeInTranslationUnit(E, X))
+      return false;
+  }
+  return true;
+}
+
 std::optional<ValueOrigin::Derivation>
 ConfigClassifier::derivation(const Expr *G, unsigned Dim,
                              const LaunchDim3 &Block) {
@@ -545,6 +639,12 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         D.Form = "floor-div";
         D.Extent = normalizeSpelling(Text.text(BO->getLHS()));
         D.ExtentValue = evaluateInt(BO->getLHS(), Ctx);
+        // `int g = n / B; if (n % B) g++;`: the two statements are a ceil.
+        for (const auto &[VD, If] : RoundUps)
+          if (stripCasts(VD->getInit()) == BO) {
+            D.Form = "ceil-div";
+            D.RoundUp = Text.span(If->getSourceRange());
+          }
       }
     } else if (BO->getOpcode() == BO_Add) {
       const auto *Div = dyn_cast<BinaryOperator>(stripCasts(BO->getLHS()));

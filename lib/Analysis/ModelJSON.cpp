@@ -77,6 +77,8 @@ json::Value toJSON(const ValueOrigin &V) {
                                 {"block_symbol", strOrNull(V.Derived->BlockSymbol)},
                                 {"block_multiple", V.Derived->BlockMultiple},
                                 {"block_dim", strOrNull(V.Derived->BlockDim)}};
+  if (V.Derived && V.Derived->RoundUp.EndOffset > V.Derived->RoundUp.BeginOffset)
+    O["derived"].getAsObject()->insert({"round_up", toJSON(V.Derived->RoundUp)});
   return O;
 }
 
@@ -142,6 +144,7 @@ json::Value toJSON(const LoopInfo &L) {
       {"depth", L.Depth},
       {"induction_var", strOrNull(L.InductionVar)},
       {"init", strOrNull(L.Init)},
+      {"init_form", L.InitForm ? toJSON(*L.InitForm) : json::Value(nullptr)},
       {"bound", strOrNull(L.Bound)},
       {"compare", strOrNull(L.Compare)},
       {"step", strOrNull(L.Step)},

@@ -82,7 +82,7 @@ void run(float *v, int n, int threads) {
 // CHECK-DAG: refused[4].kernel = "shared_a"
 // CHECK-DAG: refused[4].reason = "the block size at {{.*}}:63:3 comes from 'tpb', which launches of other kernels use too, and cannot be re-evaluated at this launch"
 // CHECK-DAG: refused[5].kernel = "shared_b"
-// CHECK-DAG: reason = "'PART' is also used in the body of kernel use_parts, which would keep the old block size"
+// CHECK-DAG: reason = "'PART' is also used in the body of kernel use_parts, whose launches do not all use it as their block size, so there it may stand for this kernel's block size, which would change"
 
 // APPLY: cuda-rewrite-opt: error: unknown knob 'runtime_block.block' (see the "knobs" of --analyze); block-size refused runtime_block: the block size at {{.*}} is chosen at run time ('threads')
 

@@ -110,6 +110,10 @@ struct ValueOrigin {
     /// Where the divisor is defined when it is a local of the launching
     /// function (`tile`'s initializer); empty when written at the grid.
     SourceSpan DivisorDefinition;
+    /// The statement that rounds a floor division up, when the grid is a
+    /// local `int g = n / B;` followed by `if (n % B != 0) g++;` (the ceil
+    /// is the two statements together).
+    SourceSpan RoundUp;
     std::string
         BlockDim; ///< "x"/"y"/"z" of the launch's block it matches, "" if none
   };
@@ -155,6 +159,9 @@ struct LoopInfo {
   unsigned Depth = 0; ///< 0 for outermost
   std::string InductionVar;
   std::string Init, Bound, Step; ///< as spelled ("" when not recognised)
+  /// The initial value as an affine form (`i = tid` is threadIdx.x when
+  /// `tid` holds it), when it is one.
+  std::optional<AffineExpr> InitForm;
   std::string Compare;           ///< "<", "<=", ">", ">=", "!="
   /// "constant", "block-stride" (uses blockDim), "grid-stride"
   /// (blockDim*gridDim), "geometric" (*=, /=, <<=, >>=), "runtime", "".
