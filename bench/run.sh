@@ -11,7 +11,7 @@
 # for the roofline floors. bench/corpus-report.py turns the directory into
 # the results JSON, table and plot.
 #
-# Usage: OUT=dir [BUDGET=40] [RUNS=3] [ONLY=saxpy,sgemm] [STOP_BY=epoch-seconds] bench/run.sh
+# Usage: OUT=dir [BUDGET=40] [RUNS=3] [ONLY=saxpy,sgemm] [STOP_BY=epoch-seconds] [SKIP_BASELINE=1] bench/run.sh
 # A device call has 10 minutes: split the corpus with ONLY over several
 # calls into the same OUT (the ceilings are measured once per call), and
 # bring OUT back as one archive (the device returns few files). With STOP_BY,
@@ -103,7 +103,9 @@ import json, sys
 m = json.load(sys.stdin)
 json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}, sys.stdout)
 ' > "$out/$name.blocksize-space.json"
-  if [ "$(cat "$out/$name.blocksize-space.json")" != "{}" ]; then
+  # SKIP_BASELINE=1 leaves it out (the report's baseline column is then
+  # empty), when device time allows only the main command.
+  if [ -z "${SKIP_BASELINE:-}" ] && [ "$(cat "$out/$name.blocksize-space.json")" != "{}" ]; then
     $tool "$file" --search --strategy exhaustive --space "$out/$name.blocksize-space.json" \
       --budget 1000 --patience 0 --runs 1 --db "$db" --quiet "${runargs[@]}" \
       > "$out/$name.blocksize.json" 2> "$out/$name.blocksize.log" || status=1

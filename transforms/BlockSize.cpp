@@ -317,15 +317,27 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
             {B.ResolvedSpan.BeginOffset, B.ResolvedSpan.EndOffset});
     }
     // A template argument written as the same number as the block
-    // (`k<256><<<g, 256>>>`) may be the body's copy of the block size, and
-    // nothing ties the two: the body would keep the old one.
+    // (`k<256><<<g, 256>>>`) may be the body's copy of the block size. It
+    // is when the thread index scales blockIdx by it (the model's
+    // BlockExtentParams): then it changes with the block. Otherwise
+    // nothing ties the two, and the body would keep the old one.
     for (size_t A = 0; A < L.TemplateArgs.size() && A < K.TemplateParams.size();
          ++A) {
       StringRef Arg = StringRef(L.TemplateArgs[A]).trim();
       int64_t V = 0;
       if (K.TemplateParams[A].Kind != "non-type" || Arg.getAsInteger(0, V))
         continue;
-      if (std::find(S.begin(), S.end(), V) != S.end())
+      bool Tied = false;
+      for (const auto &[Dim, Param] : K.Mapping.BlockExtentParams) {
+        unsigned D = Dim == "x" ? 0 : Dim == "y" ? 1 : 2;
+        if (Param == K.TemplateParams[A].Name && D < S.size() && S[D] == V &&
+            A < L.TemplateArgSpans.size()) {
+          const SourceSpan &R = L.TemplateArgSpans[A];
+          P.Literals.push_back({R.BeginOffset, R.EndOffset - R.BeginOffset, D});
+          Tied = true;
+        }
+      }
+      if (!Tied && std::find(S.begin(), S.end(), V) != S.end())
         return P.refuse("the template argument " + Arg.str() + " for '" +
                             K.TemplateParams[A].Name + "' at " + L.Location +
                             " equals the block size, which nothing ties it "

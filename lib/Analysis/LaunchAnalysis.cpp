@@ -42,11 +42,21 @@ public:
   /// A grid or block argument (dim3 or something convertible to it);
   /// ResolvedDims receives one resolved expression per dimension.
   LaunchDim3 dim3(const Expr *E, std::vector<const Expr *> *ResolvedDims);
+  /// dim3's work; HelperCall receives the shape helper it followed into.
+  LaunchDim3 dim3Through(const Expr *E, std::vector<const Expr *> *ResolvedDims,
+                         const CallExpr *&HelperCall);
   /// Matches the derived-grid spellings in G against the block.
   /// Matches the derived-grid spellings in G (grid dimension Dim) against
   /// the block.
+  /// Through: the shape helper G was returned from, whose parameters G
+  /// reads (dimensionHelpers()'s answer for G).
   std::optional<ValueOrigin::Derivation> derivation(const Expr *G, unsigned Dim,
-                                                    const LaunchDim3 &Block);
+                                                    const LaunchDim3 &Block,
+                                                    const CallExpr *Through);
+  /// Per dimension of the last dim3(): the helper call it came through.
+  const std::vector<const CallExpr *> &dimensionHelpers() const {
+    return DimHelpers;
+  }
   /// What a kernel argument is: a plain variable passed as is, or else.
   LaunchSite::Argument argument(const Expr *E) const {
     LaunchSite::Argument A;
@@ -70,6 +80,26 @@ private:
            (!Sites.count(VD) || RoundUps.count(VD)) && !isa<ParmVarDecl>(VD);
   }
   void findRoundUps(const Stmt *S);
+  /// E with casts stripped and, inside a launch-shape helper, a parameter
+  /// replaced by the argument the call passes for it.
+  const Expr *bound(const Expr *E) const {
+    E = stripCasts(E);
+    for (unsigned Step = 0; Step < 8; ++Step) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+      auto It = P ? Bindings.find(P) : Bindings.end();
+      if (It == Bindings.end())
+        return E;
+      E = stripCasts(It->second);
+    }
+    return E;
+  }
+  /// How E reads at the launch (through bound parameters), normalized.
+  std::string spell(const Expr *E) const {
+    return normalizeSpelling(Text.text(bound(E)));
+  }
+  const Expr *inlineShapeHelper(const CallExpr *Call);
+  void bindArguments(const CallExpr *Call);
   bool isRoundUp(const IfStmt *If, const VarDecl *VD) const;
   std::string matchBlockDim(const std::string &Term,
                             std::optional<int64_t> TermValue, unsigned Dim,
@@ -102,6 +132,17 @@ private:
   /// Locals `int g = n / B;` whose only modification is the statement right
   /// after their declaration, `if (n % B != 0) g++;`: g is ceil(n / B).
   DenseMap<const VarDecl *, const IfStmt *> RoundUps;
+  /// Parameters of the launch-shape helpers a configuration was followed
+  /// into (`dim3 grid_for(int n, int b) { return dim3((n + b - 1) / b); }`),
+  /// bound to the arguments of the call.
+  DenseMap<const ParmVarDecl *, const Expr *> Bindings;
+  /// The helper call classify() last followed into, for scalar().
+  const CallExpr *FollowedHelper = nullptr;
+  /// The helper call the last scalar() went through (else null).
+  const CallExpr *ScalarHelper = nullptr;
+  /// Per dimension of the last dim3(): the helper call its value comes
+  /// through (else null).
+  std::vector<const CallExpr *> DimHelpers;
   const SourceManager *SM;
 };
 
@@ -148,6 +189,7 @@ bool stableExpr(const Stmt *S,
 
 ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
   const Expr *R = E;
+  FollowedHelper = nullptr;
   ValueOrigin V = classify(E, &R);
   V.StableAtLaunch =
       stableExpr(R, [&](const VarDecl *VD) {
@@ -157,6 +199,16 @@ ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
     V.Span = Text.span(E->getSourceRange());
     V.ResolvedSpan = R ? Text.span(R->getSourceRange()) : V.Span;
   }
+  if (const CallExpr *Call = FollowedHelper) {
+    // Through a helper: evaluated at the call, from its arguments.
+    for (const Expr *A : Call->arguments())
+      V.StableAtLaunch &= stableExpr(A, [&](const VarDecl *VD) {
+        return modifiedAfter(VD, A->getBeginLoc());
+      });
+    V.ResolvedSpan = Text.span(Call->getSourceRange());
+  }
+  ScalarHelper = FollowedHelper;
+  FollowedHelper = nullptr;
   if (Resolved)
     *Resolved = R;
   return V;
@@ -202,6 +254,11 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
         V.DefinedOutsideMainFile = true;
         return V;
       }
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+          P && Bindings.count(P)) {
+        E = Bindings.lookup(P);
+        continue;
+      }
       if (isa<NonTypeTemplateParmDecl>(DRE->getDecl())) {
         V.Kind = "template-param";
         V.Symbol = DRE->getDecl()->getNameAsString();
@@ -233,6 +290,14 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
         return V;
       }
     }
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const Expr *Returned = inlineShapeHelper(Call)) {
+        FollowedHelper = Call;
+        E = Returned;
+        if (Resolved)
+          *Resolved = E;
+        continue;
+      }
     V.Value = evaluateInt(S, Ctx);
     V.Kind = V.Value ? "constant-expr" : "runtime";
     return V;
@@ -248,8 +313,78 @@ static bool isDim3Type(QualType T) {
   return false;
 }
 
+/// A function that computes a launch shape from its arguments and nothing
+/// else -- one `return` statement, no parameter modified, not a kernel --
+/// is followed into: its parameters are bound to the call's arguments, and
+/// what it returns is classified as if written at the call.
+const Expr *ConfigClassifier::inlineShapeHelper(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || FD->hasAttr<CUDAGlobalAttr>() || FD->isVariadic() ||
+      FD->getNumParams() != Call->getNumArgs())
+    return nullptr;
+  const FunctionDecl *Def = FD->getDefinition();
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody())
+                         : nullptr;
+  // The math library's functions (ceil, min) are known by name where a
+  // grid is derived; the program's own helpers are followed.
+  StringRef Name = FD->getName();
+  if (!Body || Body->size() != 1 || !SM ||
+      SM->isInSystemHeader(SM->getExpansionLoc(Def->getLocation())) ||
+      Name == "ceil" || Name == "ceilf" || Name == "floor" ||
+      Name == "floorf" || Name == "min" || Name == "max" || Name == "fmin" ||
+      Name == "fmax")
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  if (!Ret || !Ret->getRetValue() || !modificationSites(Body).empty())
+    return nullptr;
+  for (const ParmVarDecl *P : Def->parameters())
+    if (P->getType()->isReferenceType() || P->getType()->isPointerType())
+      return nullptr;
+  bindArguments(Call);
+  return Ret->getRetValue();
+}
+
+/// Binds the parameters of Call's callee to Call's arguments (the same
+/// helper may be called for several dimensions of one launch: each
+/// dimension's derivation binds its own call again).
+void ConfigClassifier::bindArguments(const CallExpr *Call) {
+  const FunctionDecl *Def = Call->getDirectCallee()->getDefinition();
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    Bindings[Def->getParamDecl(I)] = Call->getArg(I);
+}
+
 LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
                                   std::vector<const Expr *> *ResolvedDims) {
+  const CallExpr *HelperCall = nullptr;
+  DimHelpers.clear();
+  LaunchDim3 D = dim3Through(Arg, ResolvedDims, HelperCall);
+  DimHelpers.resize(D.Dims.size(), nullptr);
+  for (const CallExpr *&H : DimHelpers)
+    if (!H)
+      H = HelperCall;
+  if (!HelperCall)
+    return D;
+  // Through a helper: each dimension is evaluated at the call, from the
+  // call's arguments; the call is what a rewrite re-evaluates or replaces.
+  bool ArgsStable = true;
+  for (const Expr *A : HelperCall->arguments())
+    ArgsStable &= stableExpr(A, [&](const VarDecl *VD) {
+      return modifiedAfter(VD, A->getBeginLoc());
+    });
+  SourceSpan CallSpan = Text.span(HelperCall->getSourceRange());
+  for (ValueOrigin &V : D.Dims) {
+    if (V.Kind == "default")
+      continue;
+    V.StableAtLaunch &= ArgsStable;
+    if (!V.Span.Begin.empty())
+      V.Span = V.ResolvedSpan = CallSpan;
+  }
+  return D;
+}
+
+LaunchDim3 ConfigClassifier::dim3Through(const Expr *Arg,
+                                         std::vector<const Expr *> *ResolvedDims,
+                                         const CallExpr *&HelperCall) {
   LaunchDim3 D;
   D.Text = Text.text(Arg);
   if (Arg)
@@ -263,6 +398,7 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
       V.Text = Base + "." + C;
       V.Kind = "runtime";
       D.Dims.push_back(V);
+      DimHelpers.push_back(nullptr);
       if (ResolvedDims)
         ResolvedDims->push_back(nullptr);
     }
@@ -272,6 +408,7 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
     D.Form = "scalar";
     const Expr *R = nullptr;
     D.Dims.push_back(scalar(X, &R));
+    DimHelpers.push_back(ScalarHelper);
     if (ResolvedDims)
       ResolvedDims->push_back(R);
     return D;
@@ -298,8 +435,10 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
       for (unsigned I = 0; I < 3; ++I) {
         const Expr *R = nullptr;
         ValueOrigin V;
+        ScalarHelper = nullptr;
         if (I < CE->getNumArgs())
           V = scalar(CE->getArg(I), &R);
+        DimHelpers.push_back(ScalarHelper);
         if (I >= CE->getNumArgs() || V.Kind == "default") {
           // An omitted dimension: dim3's default argument, 1.
           V = ValueOrigin();
@@ -327,6 +466,12 @@ LaunchDim3 ConfigClassifier::dim3(const Expr *Arg,
         return Scalar(E); // a scalar variable converted to dim3 implicitly
       }
     }
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const Expr *Returned = inlineShapeHelper(Call)) {
+        HelperCall = Call;
+        E = Returned;
+        continue;
+      }
     break;
   }
   if (E && !isDim3Type(E->getType()))
@@ -412,7 +557,7 @@ void ConfigClassifier::blockMultiple(const Expr *Divisor, unsigned Dim,
     if ((Sym.Kind != "macro" && Sym.Kind != "constant") ||
         FactorSym.QualifiedSymbol == Sym.QualifiedSymbol)
       continue; // kBlock * kBlock is not a fixed number of blocks
-    std::string Term = normalizeSpelling(Text.text(stripCasts(S)));
+    std::string Term = spell((stripCasts(S)));
     std::string Dimension =
         matchBlockDim(Term, std::nullopt, Dim, Block, Sym.QualifiedSymbol);
     if (Dimension.empty())
@@ -436,10 +581,10 @@ bool ConfigClassifier::isRemainderIndicator(const Expr *X, const Expr *N,
   auto IsRem = [&](const Expr *E) {
     const auto *R = dyn_cast<BinaryOperator>(stripCasts(E));
     return R && R->getOpcode() == BO_Rem &&
-           normalizeSpelling(Text.text(stripCasts(R->getLHS()))) ==
-               normalizeSpelling(Text.text(stripCasts(N))) &&
-           normalizeSpelling(Text.text(stripCasts(R->getRHS()))) ==
-               normalizeSpelling(Text.text(stripCasts(B)));
+           spell((stripCasts(R->getLHS()))) ==
+               spell((stripCasts(N))) &&
+           spell((stripCasts(R->getRHS()))) ==
+               spell((stripCasts(B)));
   };
   auto IsZero = [&](const Expr *E) { return evaluateInt(E, Ctx) == 0; };
   auto IsOne = [&](const Expr *E) { return evaluateInt(E, Ctx) == 1; };
@@ -503,10 +648,10 @@ bool ConfigClassifier::isRoundUp(const IfStmt *If, const VarDecl *VD) const {
   const auto *Rem = dyn_cast<BinaryOperator>(Cond);
   bool BareRemainder =
       Rem && Rem->getOpcode() == BO_Rem &&
-      normalizeSpelling(Text.text(stripCasts(Rem->getLHS()))) ==
-          normalizeSpelling(Text.text(stripCasts(Div->getLHS()))) &&
-      normalizeSpelling(Text.text(stripCasts(Rem->getRHS()))) ==
-          normalizeSpelling(Text.text(stripCasts(Div->getRHS())));
+      spell((stripCasts(Rem->getLHS()))) ==
+          spell((stripCasts(Div->getLHS()))) &&
+      spell((stripCasts(Rem->getRHS()))) ==
+          spell((stripCasts(Div->getRHS())));
   if (!BareRemainder &&
       !isRemainderIndicator(Cond, Div->getLHS(), Div->getRHS()))
     return false;
@@ -553,11 +698,14 @@ bool ConfigClassifier::isRoundUp(const IfStmt *If, const VarDecl *VD) const {
 
 std::optional<ValueOrigin::Derivation>
 ConfigClassifier::derivation(const Expr *G, unsigned Dim,
-                             const LaunchDim3 &Block) {
+                             const LaunchDim3 &Block,
+                             const CallExpr *Through) {
   if (!G)
     return std::nullopt;
   const ASTContext &Ctx = Text.context();
   const Expr *S = stripCasts(G);
+  if (Through)
+    bindArguments(Through);
   ValueOrigin::Derivation D;
   const Expr *Divisor = nullptr;
 
@@ -570,7 +718,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
               dyn_cast<BinaryOperator>(stripCasts(Call->getArg(0)))) {
         if (Div->getOpcode() == BO_Div) {
           D.Form = "ceil-float";
-          D.Extent = normalizeSpelling(Text.text(stripCasts(Div->getLHS())));
+          D.Extent = spell((stripCasts(Div->getLHS())));
           D.ExtentValue = evaluateInt(stripCasts(Div->getLHS()), Ctx);
           Divisor = Div->getRHS();
         }
@@ -584,7 +732,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
            StringRef(Lower).starts_with("cdiv") ||
            StringRef(Lower).contains("round"))) {
         D.Form = "ceil-div";
-        D.Extent = normalizeSpelling(Text.text(Call->getArg(0)));
+        D.Extent = spell((Call->getArg(0)));
         D.ExtentValue = evaluateInt(Call->getArg(0), Ctx);
         Divisor = Call->getArg(1);
       }
@@ -594,7 +742,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
     if (BO->getOpcode() == BO_Div) {
       Divisor = BO->getRHS();
       std::optional<int64_t> DivVal = evaluateInt(Divisor, Ctx);
-      std::string DivText = normalizeSpelling(Text.text(Divisor));
+      std::string DivText = spell((Divisor));
       std::vector<std::pair<bool, const Expr *>> Terms;
       flattenSum(BO->getLHS(), false, Terms);
       // Find "+ B" and "- 1", or a single "+ (B - 1)" constant.
@@ -603,7 +751,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         const Expr *T = Terms[I].second;
         std::optional<int64_t> V = evaluateInt(T, Ctx);
         if (!Terms[I].first && BlockTerm < 0 &&
-            normalizeSpelling(Text.text(T)) == DivText)
+            spell((T)) == DivText)
           BlockTerm = I;
         else if (Terms[I].first && MinusOne < 0 && V && *V == 1)
           MinusOne = I;
@@ -622,7 +770,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
           Sum = Sum && V ? std::optional<int64_t>(*Sum + (Terms[I].first ? -*V
                                                                          : *V))
                          : std::nullopt;
-          std::string T = normalizeSpelling(Text.text(Terms[I].second));
+          std::string T = spell((Terms[I].second));
           Out += Out.empty() ? (Terms[I].first ? "-" + T : T)
                              : (Terms[I].first ? "-" : "+") + T;
         }
@@ -637,7 +785,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         D.Extent = ExtentExcept(BMinusOne, -1);
       } else {
         D.Form = "floor-div";
-        D.Extent = normalizeSpelling(Text.text(BO->getLHS()));
+        D.Extent = spell((BO->getLHS()));
         D.ExtentValue = evaluateInt(BO->getLHS(), Ctx);
         // `int g = n / B; if (n % B) g++;`: the two statements are a ceil.
         for (const auto &[VD, If] : RoundUps)
@@ -653,7 +801,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
       if (Div && Div->getOpcode() == BO_Div &&
           isRemainderIndicator(BO->getRHS(), Div->getLHS(), Div->getRHS())) {
         D.Form = "ceil-div";
-        D.Extent = normalizeSpelling(Text.text(stripCasts(Div->getLHS())));
+        D.Extent = spell((stripCasts(Div->getLHS())));
         D.ExtentValue = evaluateInt(Div->getLHS(), Ctx);
         Divisor = Div->getRHS();
       }
@@ -666,7 +814,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
           std::optional<int64_t> V = evaluateInt(Terms[1].second, Ctx);
           if (V && *V == 1) {
             D.Form = "ceil-div";
-            D.Extent = normalizeSpelling(Text.text(Terms[0].second));
+            D.Extent = spell((Terms[0].second));
             D.ExtentValue = evaluateInt(Terms[0].second, Ctx);
             Divisor = Div->getRHS();
           }
@@ -676,11 +824,11 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
   }
   if (D.Form.empty() || !Divisor)
     return std::nullopt;
-  D.BlockTerm = normalizeSpelling(Text.text(stripCasts(Divisor)));
-  ValueOrigin DivisorOrigin = classify(stripCasts(Divisor), nullptr);
+  D.BlockTerm = spell((stripCasts(Divisor)));
+  ValueOrigin DivisorOrigin = classify(bound(Divisor), nullptr);
   if (DivisorOrigin.Kind == "macro" || DivisorOrigin.Kind == "constant")
     D.BlockSymbol = DivisorOrigin.QualifiedSymbol;
-  D.BlockDim = matchBlockDim(D.BlockTerm, evaluateInt(Divisor, Ctx), Dim,
+  D.BlockDim = matchBlockDim(D.BlockTerm, evaluateInt(bound(Divisor), Ctx), Dim,
                              Block, D.BlockSymbol);
   if (D.BlockDim.empty())
     blockMultiple(Divisor, Dim, Block, D);
@@ -691,6 +839,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
 /// specialization, or (inside templates) an unresolved name.
 const FunctionDecl *calleeKernel(const Expr *Callee,
                                  std::vector<std::string> &TemplateArgs,
+                                 std::vector<SourceSpan> &TemplateArgSpans,
                                  const SourceText &Text) {
   const Expr *E = stripCasts(Callee);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
@@ -698,8 +847,11 @@ const FunctionDecl *calleeKernel(const Expr *Callee,
       E = stripCasts(UO->getSubExpr());
   auto AddArgs = [&](ArrayRef<TemplateArgumentLoc> Args) {
     TemplateArgs.clear();
-    for (const TemplateArgumentLoc &A : Args)
+    TemplateArgSpans.clear();
+    for (const TemplateArgumentLoc &A : Args) {
       TemplateArgs.push_back(Text.text(A.getSourceRange()));
+      TemplateArgSpans.push_back(Text.span(A.getSourceRange()));
+    }
   };
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     AddArgs(DRE->template_arguments());
@@ -831,6 +983,7 @@ private:
     ConfigClassifier C(Text, Caller);
     std::vector<const Expr *> GridExprs, BlockExprs;
     LaunchDim3 G = C.dim3(Grid, &GridExprs);
+    std::vector<const CallExpr *> GridHelpers = C.dimensionHelpers();
     LaunchDim3 B = C.dim3(Block, &BlockExprs);
 
     auto It = Sites.find(Span.BeginOffset);
@@ -848,7 +1001,8 @@ private:
       }
       if (S.Kernel.empty()) {
         std::vector<std::string> Args;
-        if (const FunctionDecl *K = calleeKernel(Callee, Args, Text)) {
+        std::vector<SourceSpan> Spans;
+        if (const FunctionDecl *K = calleeKernel(Callee, Args, Spans, Text)) {
           S.Kernel = qualifiedName(K);
           S.KernelLocation = Text.location(K->getLocation());
         }
@@ -863,12 +1017,14 @@ private:
     S.Caller = qualifiedName(Caller);
     S.LoopDepth = LoopDepth;
     S.InTemplate = Caller->isTemplated() || Instance;
-    if (const FunctionDecl *K = calleeKernel(Callee, S.TemplateArgs, Text)) {
+    if (const FunctionDecl *K = calleeKernel(Callee, S.TemplateArgs,
+                                             S.TemplateArgSpans, Text)) {
       S.Kernel = qualifiedName(K);
       S.KernelLocation = Text.location(K->getLocation());
     }
     for (size_t I = 0; I < G.Dims.size() && I < GridExprs.size(); ++I)
-      G.Dims[I].Derived = C.derivation(GridExprs[I], I, B);
+      G.Dims[I].Derived = C.derivation(
+          GridExprs[I], I, B, I < GridHelpers.size() ? GridHelpers[I] : nullptr);
     if (Instance) {
       for (LaunchDim3 *D : {&G, &B})
         for (ValueOrigin &V : D->Dims)

@@ -362,7 +362,9 @@ private:
       if (F.coefficients().size() != 2 || F.coefficient(B).isZero())
         return std::nullopt;
       SymPoly C = F.coefficient(B);
-      if (!(C == SymPoly::symbol(std::string("blockDim.") + D))) {
+      std::string Param = blockTemplateParam(C, D);
+      if (!(C == SymPoly::symbol(std::string("blockDim.") + D)) &&
+          Param.empty()) {
         std::optional<int64_t> Value = C.constantValue();
         std::optional<int64_t> Launched = launchedExtent(D);
         if (!Value || !Launched || *Value != *Launched) {
@@ -380,9 +382,35 @@ private:
       }
       if (!F.constantPart().isZero())
         return std::nullopt;
+      if (!Param.empty())
+        M.BlockExtentParams[D] = Param;
       Found = D;
     }
     return Found;
+  }
+
+  /// C when it is a non-type template parameter of the kernel that every
+  /// launch sets to the number it launches as the block extent along D
+  /// (`k<256><<<g, 256>>>` for `blockIdx.x * BLOCK + threadIdx.x`): in
+  /// the body it is the block's extent. Else "".
+  std::string blockTemplateParam(const SymPoly &C, StringRef D) const {
+    std::optional<int64_t> Launched = launchedExtent(D);
+    if (!Launched)
+      return "";
+    for (size_t P = 0; P < Info.TemplateParams.size(); ++P) {
+      const TemplateParamInfo &T = Info.TemplateParams[P];
+      if (T.Kind != "non-type" || !(C == SymPoly::symbol(T.Name)))
+        continue;
+      for (const LaunchSite &L : Info.Launches) {
+        int64_t V = 0;
+        if (P >= L.TemplateArgs.size() ||
+            StringRef(L.TemplateArgs[P]).trim().getAsInteger(0, V) ||
+            V != *Launched)
+          return "";
+      }
+      return T.Name;
+    }
+    return "";
   }
 
   /// The block extent along D that every launch of the kernel uses, when

@@ -69,10 +69,14 @@ void run(float *v, int nx, int ny) {
 // APPLY1-NEXT: negate<<<blocks, cfg::kThreads>>>(v, n);
 
 // A template argument spelled as the block's number may be the body's own
-// copy of the block size: refused, since nothing ties the two. (Found on the
-// H200: the variant with block 32 and BLOCK = 256 computed wrong results.)
-// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=TEMPLATE
-// TEMPLATE: reason = "the template argument 256 for 'BLOCK' at {{.*}}block-size-shared-config.cu:[[@LINE+8]]:3 equals the block size, which nothing ties it to; the body would keep the old value"
+// copy of the block size. (Found on the H200: the variant with block 32 and
+// BLOCK = 256 computed wrong results.) It is when the thread index scales
+// blockIdx by it: then the argument changes with the block.
+// RUN: echo '{"scale_tpl.block": 64}' > %t2.json
+// RUN: %cro %s --apply %t2.json | FileCheck %s --check-prefix=TIED
+// TIED: const int grid = (n + 63) / 64;
+// TIED-NEXT: scale_tpl<64><<<grid, 64>>>(v, n);
+// TIED: fill_rows<256><<<(n + 255) / 256, 256>>>(v, n);
 template <int BLOCK>
 __global__ void scale_tpl(float *v, int n) {
   int i = blockIdx.x * BLOCK + threadIdx.x;
@@ -81,4 +85,17 @@ __global__ void scale_tpl(float *v, int n) {
 void run_tpl(float *v, int n) {
   const int grid = (n + 256 - 1) / 256;
   scale_tpl<256><<<grid, 256>>>(v, n);
+}
+
+// Otherwise nothing ties the two: the number may be anything else the
+// kernel is written for (here, how many elements each thread fills).
+// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=TEMPLATE
+// TEMPLATE: reason = "the template argument 256 for 'ROW' at {{.*}}block-size-shared-config.cu:[[@LINE+7]]:3 equals the block size, which nothing ties it to; the body would keep the old value"
+template <int ROW>
+__global__ void fill_rows(float *v, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) for (int j = 0; j < ROW; ++j) v[r * ROW + j] = 1.0f;
+}
+void run_rows(float *v, int n) {
+  fill_rows<256><<<(n + 255) / 256, 256>>>(v, n);
 }

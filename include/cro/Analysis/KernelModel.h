@@ -138,6 +138,7 @@ struct LaunchSite {
   std::string Caller;         ///< qualified name of the enclosing function
   std::vector<std::string>
       TemplateArgs; ///< explicit kernel template args as spelled
+  std::vector<SourceSpan> TemplateArgSpans; ///< where each is written
   LaunchDim3 Grid;
   LaunchDim3 Block;
   ValueOrigin SharedMem;
@@ -289,6 +290,10 @@ struct ThreadMapping {
   /// Why the kernel does not have this shape (empty: it does).
   std::string Reason;
   std::vector<ThreadIndexVar> IndexVars;
+  /// Dimension -> the non-type template parameter the index scales blockIdx
+  /// by, where every launch sets it to the block's extent (`k<256><<<g,
+  /// 256>>>`): the body's copy of the block size.
+  std::map<std::string, std::string> BlockExtentParams;
   std::string GuardKind; ///< "none", "wrap", "early-return"
   SourceSpan Guard;      ///< the guarding if statement
   /// When the work runs, as C text over the index variables.
