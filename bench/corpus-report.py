@@ -261,8 +261,11 @@ def main():
                      f"{'yes' if r['verified'] else r['check']} | {r['evaluations']} | {f(r['wall_s'], 0)} s | "
                      f"{f(r['tool_overhead_fraction'] * 100 if r['tool_overhead_fraction'] is not None else None, 1)}% |")
     s = summary
+    # A run without the baseline (run.sh's SKIP_BASELINE) has no ratio to it.
+    over = s['geomean_speedup_over_blocksize_only']
+    over_text = f"{over:.2f}x" if over else "not measured"
     lines += ["", f"Geometric-mean speedup {s['geomean_speedup']:.2f}x (target 2x); over block-size-only "
-              f"{s['geomean_speedup_over_blocksize_only']:.2f}x (target 1.5x); median fraction of the roofline "
+              f"{over_text} (target 1.5x); median fraction of the roofline "
               f"floor {s['median_roofline_fraction']:.0%} (target 50%); every emitted variant passed its "
               f"program's check: {'yes' if s['all_verified'] else 'no'}; tool overhead (wall time outside the "
               f"programs' runs and the nvcc waits) {s['tool_overhead_fraction']:.1%} of the wall time, "
