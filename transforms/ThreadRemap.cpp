@@ -181,9 +181,25 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                "variable the launch can divide";
       continue;
     }
-    if (!findSpelling(Ctx.Source, G->ResolvedSpan, G->Derived->Extent))
-      return "the extent '" + G->Derived->Extent + "' of the grid at " +
-             L.Location + " cannot be found once in its expression";
+    // Where the extent is not written once (`n / B + (n % B == 0 ? 0 :
+    // 1)`), the whole grid expression is divided instead (shrinkGrid).
+    if (G->ResolvedSpan.EndOffset <= G->ResolvedSpan.BeginOffset)
+      return "the grid at " + L.Location + " is not written in this file";
+    if (!findSpelling(Ctx.Source, G->ResolvedSpan, G->Derived->Extent)) {
+      // A shape-valued expression (a helper returning dim3) cannot be
+      // divided as a whole.
+      bool Shape = L.Grid.Form != "scalar" &&
+                   G->ResolvedSpan.BeginOffset == L.Grid.Span.BeginOffset &&
+                   G->ResolvedSpan.EndOffset == L.Grid.Span.EndOffset;
+      for (const ValueOrigin &Other : L.Grid.Dims)
+        Shape |= &Other != G &&
+                 Other.ResolvedSpan.BeginOffset == G->ResolvedSpan.BeginOffset &&
+                 Other.ResolvedSpan.EndOffset == G->ResolvedSpan.EndOffset;
+      if (Shape)
+        return "the extent '" + G->Derived->Extent + "' of the grid at " +
+               L.Location + " is not written once in the call that computes "
+               "the whole grid shape";
+    }
   }
   return "";
 }
@@ -221,10 +237,12 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
         return Err;
       continue;
     }
+    // The extent E where it is written once: ceil(ceil(E / F) / B) =
+    // ceil(E / (B * F)). Else the whole grid G = ceil(E / B): ceil(G / F)
+    // is the same number.
     auto R = findSpelling(Ctx.Source, G.ResolvedSpan, G.Derived->Extent);
     if (!R)
-      return makeToolError(ExitCode::Internal,
-                           "grid extent vanished at " + L.Location);
+      R = std::make_pair(G.ResolvedSpan.BeginOffset, G.ResolvedSpan.EndOffset);
     if (!Done.insert(R->first).second)
       continue;
     StringRef E = Ctx.Source.slice(R->first, R->second);

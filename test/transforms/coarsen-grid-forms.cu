@@ -1,0 +1,43 @@
+// coarsen shrinks the grid whatever form its ceil takes: where the extent
+// is written once it is divided, else the whole grid g = ceil(n / B) is, as
+// ceil(g / F) = ceil(n / (B * F)); through a helper that returns the whole
+// shape, the extent is divided in the call.
+// RUN: %cro %s --analyze | %flatten | FileCheck %s
+// RUN: echo '{"bump.coarsen": "x4"}' > %t.json
+// RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLY
+// RUN: echo '{"drop.coarsen": "x2"}' > %t2.json
+// RUN: %cro %s --apply %t2.json | FileCheck %s --check-prefix=HELPER
+#include <cuda_runtime.h>
+
+#define WIDTH 128
+
+__global__ void bump(int *cells, int count) {
+  int c = blockIdx.x * WIDTH + threadIdx.x;
+  if (c >= count)
+    return;
+  cells[c] += 1;
+}
+
+__global__ void drop(int *cells, int count) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c < count)
+    cells[c] -= 1;
+}
+
+static dim3 shape_for(int items) {
+  return dim3(items / WIDTH + (items % WIDTH == 0 ? 0 : 1));
+}
+
+void step(int *cells, int count) {
+  int groups = count / WIDTH + ((count % WIDTH == 0) ? 0 : 1);
+  bump<<<groups, WIDTH>>>(cells, count);
+  drop<<<shape_for(count), WIDTH>>>(cells, count);
+}
+
+// CHECK-DAG: knobs[{{[0-9]+}}].id = "bump.coarsen"
+// CHECK-DAG: knobs[{{[0-9]+}}].id = "drop.coarsen"
+
+// APPLY: int groups = ((count / WIDTH + ((count % WIDTH == 0) ? 0 : 1)) + 4 - 1) / 4;
+// APPLY-NEXT: bump<<<groups, WIDTH>>>(cells, count);
+
+// HELPER: drop<<<shape_for(((count) + 2 - 1) / 2), WIDTH>>>(cells, count);
