@@ -39,6 +39,7 @@ struct Plan {
     std::string Qualifier;
     long InsertAt = -1; ///< where the kernel's own copy is defined
     std::string Indent; ///< of the original definition
+    std::string Type = "int"; ///< of a constant copied in place
   };
   std::map<std::string, Symbol> Symbols; ///< macros and constants, by name
   struct Site {
@@ -286,6 +287,8 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         } else {
           Sym.InsertAt = B.DefinitionLine.EndOffset;
           Sym.Indent = lineIndent(Src, B.DefinitionLine.BeginOffset).str();
+          if (!B.Type.empty())
+            Sym.Type = B.Type;
           size_t Q = B.QualifiedSymbol.rfind("::");
           if (!B.LocalDefinition && Q != std::string::npos)
             Sym.Qualifier = B.QualifiedSymbol.substr(0, Q + 2);
@@ -734,7 +737,7 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
         Sym.CopyInMainFile
             ? "#define " + Copy + " " + std::to_string(NewValue) + "\n"
         : Sym.Macro ? "\n#define " + Copy + " " + std::to_string(NewValue)
-                    : "\n" + Sym.Indent + "constexpr int " + Copy + " = " +
+                    : "\n" + Sym.Indent + "constexpr " + Sym.Type + " " + Copy + " = " +
                           std::to_string(NewValue) + ";";
     if (Error E = Out.insert(Sym.InsertAt, Def))
       return E;

@@ -283,6 +283,8 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
           V.Value = Val;
           V.DefinitionLine = Text.lineSpan(VD->getEndLoc());
           V.LocalDefinition = VD->hasLocalStorage();
+          V.Type = VD->getType().getUnqualifiedType().getAsString(
+              Ctx.getPrintingPolicy());
           V.DefinedOutsideMainFile = !Text.inMainFile(VD->getLocation());
         } else {
           V.Kind = "runtime";

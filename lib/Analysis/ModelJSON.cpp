@@ -63,6 +63,8 @@ json::Value toJSON(const ValueOrigin &V) {
   if (!V.DefinitionLine.Begin.empty()) {
     O["definition_line"] = toJSON(V.DefinitionLine);
     O["local_definition"] = V.LocalDefinition;
+    if (!V.Type.empty())
+      O["type"] = V.Type;
   }
   if (!V.Span.Begin.empty()) {
     O["span"] = toJSON(V.Span);

@@ -47,9 +47,9 @@ void run(double *d, unsigned count) {
 // CHECK-DAG: reason = "grid dimension x at {{.*}}block-size-shape-helper.cu:40:3 ('(count + per_block - 1) / per_block + g_extra') does not follow the block size, so another block size would cover a different index range"
 // CHECK-NOT: id = "shifted.block"
 
-// The kernel's copy replaces the symbol at the call; a number is replaced
-// in the call's argument and at the block alike.
-// APPLY: constexpr int halve_kThreads = 128;
+// The kernel's copy, of the original's type, replaces the symbol at the
+// call; a number is replaced in the call's argument and at the block alike.
+// APPLY: constexpr unsigned int halve_kThreads = 128;
 // APPLY: halve<<<launch::cover(count, launch::halve_kThreads), launch::halve_kThreads>>>(d, count);
 // APPLY-NEXT: twice<<<{{.*}}, 1024>>>(d, count);
 // APPLY-NEXT: shifted<<<launch::padded(count, 64), 64>>>(d, count);

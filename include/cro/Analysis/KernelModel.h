@@ -94,6 +94,9 @@ struct ValueOrigin {
   /// local of the launching function.
   SourceSpan DefinitionLine;
   bool LocalDefinition = false;
+  /// For a "constant" variable: its type without qualifiers ("unsigned
+  /// int"), which a copy of it keeps.
+  std::string Type;
 
   /// Set when this (grid) value is derived from an extent and a block value.
   struct Derivation {
