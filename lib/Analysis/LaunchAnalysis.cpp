@@ -100,6 +100,7 @@ private:
   }
   const Expr *inlineShapeHelper(const CallExpr *Call);
   void bindArguments(const CallExpr *Call);
+  bool readsOnlyParameters(const Stmt *E, const FunctionDecl *Def) const;
   bool isRoundUp(const IfStmt *If, const VarDecl *VD) const;
   std::string matchBlockDim(const std::string &Term,
                             std::optional<int64_t> TermValue, unsigned Dim,
@@ -337,13 +338,46 @@ const Expr *ConfigClassifier::inlineShapeHelper(const CallExpr *Call) {
       Name == "fmax")
     return nullptr;
   const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
-  if (!Ret || !Ret->getRetValue() || !modificationSites(Body).empty())
+  if (!Ret || !Ret->getRetValue() || !modificationSites(Body).empty() ||
+      !readsOnlyParameters(Ret->getRetValue(), Def))
     return nullptr;
   for (const ParmVarDecl *P : Def->parameters())
     if (P->getType()->isReferenceType() || P->getType()->isPointerType())
       return nullptr;
   bindArguments(Call);
   return Ret->getRetValue();
+}
+
+/// True when E's value comes from Def's parameters and numbers written in
+/// Def alone: no macro, constant or variable of its own. A block-size
+/// symbol the helper read itself would keep its old value where the
+/// launch's copy of it changes, since only what is written at the call is
+/// rewritten.
+bool ConfigClassifier::readsOnlyParameters(const Stmt *E,
+                                           const FunctionDecl *Def) const {
+  if (!E)
+    return true;
+  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      return P->getDeclContext() == Def;
+    return isa<FunctionDecl>(D); // a callee such as ceil
+  }
+  if (isa<CallExpr>(E) && !isa<CXXConstructExpr>(E)) {
+    const FunctionDecl *FD = cast<CallExpr>(E)->getDirectCallee();
+    if (!FD)
+      return false;
+    StringRef N = FD->getName();
+    if (N != "ceil" && N != "ceilf" && N != "floor" && N != "floorf" &&
+        N != "min" && N != "max")
+      return false; // another helper: not followed two levels deep
+  }
+  for (const Stmt *Child : E->children())
+    if (!readsOnlyParameters(Child, Def))
+      return false;
+  return true;
 }
 
 /// Binds the parameters of Call's callee to Call's arguments (the same

@@ -14,11 +14,15 @@ inline dim3 cover(unsigned count, unsigned per_block) {
 inline unsigned blocks_for(unsigned count, unsigned per_block) {
   return count / per_block + (count % per_block != 0);
 }
-// Not a pure function of its arguments: it reads a global the program sets.
+// Not a function of its arguments alone: it reads a global the program sets.
 unsigned g_extra = 0;
 inline dim3 padded(unsigned count, unsigned per_block) {
   return dim3((count + per_block - 1) / per_block + g_extra);
 }
+// Reads the block's macro itself: the launch's copy could not reach it, so
+// the helper is not followed.
+#define TPB 256
+inline unsigned groups_of(unsigned count) { return (count + TPB - 1) / TPB; }
 } // namespace launch
 
 __global__ void halve(double *d, unsigned count) {
@@ -29,6 +33,10 @@ __global__ void twice(double *d, unsigned count) {
   unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < count) d[k] *= 2.0;
 }
+__global__ void tripled(double *d, unsigned count) {
+  unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) d[k] *= 3.0;
+}
 __global__ void shifted(double *d, unsigned count) {
   unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < count) d[k] += 1.0;
@@ -38,14 +46,17 @@ void run(double *d, unsigned count) {
   halve<<<launch::cover(count, launch::kThreads), launch::kThreads>>>(d, count);
   twice<<<launch::blocks_for(count, 128), 128>>>(d, count);
   shifted<<<launch::padded(count, 64), 64>>>(d, count);
+  tripled<<<launch::groups_of(count), TPB>>>(d, count);
 }
 
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "halve.block"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "twice.block"
 // CHECK-DAG: kernels[0].launches[0].grid.dims[0].derived.extent = "count"
 // CHECK-DAG: kernels[0].launches[0].grid.dims[0].derived.block_dim = "x"
-// CHECK-DAG: reason = "grid dimension x at {{.*}}block-size-shape-helper.cu:40:3 ('(count + per_block - 1) / per_block + g_extra') does not follow the block size, so another block size would cover a different index range"
+// CHECK-DAG: reason = "grid dimension x at {{.*}}block-size-shape-helper.cu:48:3 ('launch::padded(count, 64).x') does not follow the block size, so another block size would cover a different index range"
+// CHECK-DAG: reason = "grid dimension x at {{.*}}block-size-shape-helper.cu:49:3 ('launch::groups_of(count)') does not follow the block size, so another block size would cover a different index range"
 // CHECK-NOT: id = "shifted.block"
+// CHECK-NOT: id = "tripled.block"
 
 // The kernel's copy, of the original's type, replaces the symbol at the
 // call; a number is replaced in the call's argument and at the block alike.
