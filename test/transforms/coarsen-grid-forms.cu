@@ -24,14 +24,14 @@ __global__ void drop(int *cells, int count) {
     cells[c] -= 1;
 }
 
-static dim3 shape_for(int items) {
-  return dim3(items / WIDTH + (items % WIDTH == 0 ? 0 : 1));
+static dim3 shape_for(int items, int width) {
+  return dim3(items / width + (items % width == 0 ? 0 : 1));
 }
 
 void step(int *cells, int count) {
   int groups = count / WIDTH + ((count % WIDTH == 0) ? 0 : 1);
   bump<<<groups, WIDTH>>>(cells, count);
-  drop<<<shape_for(count), WIDTH>>>(cells, count);
+  drop<<<shape_for(count, WIDTH), WIDTH>>>(cells, count);
 }
 
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "bump.coarsen"
@@ -40,4 +40,4 @@ void step(int *cells, int count) {
 // APPLY: int groups = ((count / WIDTH + ((count % WIDTH == 0) ? 0 : 1)) + 4 - 1) / 4;
 // APPLY-NEXT: bump<<<groups, WIDTH>>>(cells, count);
 
-// HELPER: drop<<<shape_for(((count) + 2 - 1) / 2), WIDTH>>>(cells, count);
+// HELPER: drop<<<shape_for(((count) + 2 - 1) / 2, WIDTH), WIDTH>>>(cells, count);
