@@ -99,6 +99,17 @@ std::string blockShapeRefusal(const KernelInfo &K) {
   return "";
 }
 
+/// The grid is divided at the launch, in the launch's own argument, rather
+/// than where it is computed: other kernels' launches read the same value,
+/// or a rounding statement (`if (n % B) g++;`) follows its computation and
+/// would round the divided extent by the old test.
+static bool dividedAtLaunch(const RewriteContext &Ctx, const KernelInfo &K,
+                            const ValueOrigin &G) {
+  return sharedWithOtherKernel(Ctx, K, G.ResolvedSpan) ||
+         (G.Derived &&
+          G.Derived->RoundUp.EndOffset > G.Derived->RoundUp.BeginOffset);
+}
+
 /// The launch's grid argument is a plain variable (`grid`, `blocks`) that
 /// the launch can divide in place.
 static bool sharedGridVariable(const LaunchSite &L) {
@@ -173,12 +184,14 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                (Passed.empty() ? std::string("?") : Passed) +
                "' as the bound '" + Form.Symbol + "'";
     }
-    if (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan)) {
-      // The launch divides the shared grid itself (see shrinkGrid).
+    if (dividedAtLaunch(Ctx, K, *G)) {
+      // The launch divides its grid argument itself (see shrinkGrid).
       if (!sharedGridVariable(L))
         return "the grid at " + L.Location +
-               " is shared with launches of other kernels and is not a "
-               "variable the launch can divide";
+               (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan)
+                    ? " is shared with launches of other kernels"
+                    : " is rounded up by a statement of its own") +
+               " and is not a variable the launch can divide";
       continue;
     }
     // Where the extent is not written once (`n / B + (n % B == 0 ? 0 :
@@ -210,9 +223,9 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
   std::string F = std::to_string(Factor);
   for (const LaunchSite &L : K.Launches) {
     const ValueOrigin &G = L.Grid.Dims[dimIndex(Dim)];
-    if (sharedWithOtherKernel(Ctx, K, G.ResolvedSpan)) {
-      // Other kernels read the same grid: this launch divides its own
-      // argument. ceil(ceil(E / B) / F) = ceil(E / (B * F)), so the shrunk
+    if (dividedAtLaunch(Ctx, K, G)) {
+      // This launch divides its own argument (dividedAtLaunch says why).
+      // ceil(ceil(E / B) / F) = ceil(E / (B * F)), so the shrunk
       // grid covers the same extent.
       std::string V = L.Grid.Text;
       std::string Arg;

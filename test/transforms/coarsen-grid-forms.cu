@@ -5,6 +5,8 @@
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 // RUN: echo '{"bump.coarsen": "x4"}' > %t.json
 // RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLY
+// RUN: echo '{"clear.coarsen": "x2"}' > %t3.json
+// RUN: %cro %s --apply %t3.json | FileCheck %s --check-prefix=ROUNDED
 // RUN: echo '{"drop.coarsen": "x2"}' > %t2.json
 // RUN: %cro %s --apply %t2.json | FileCheck %s --check-prefix=HELPER
 #include <cuda_runtime.h>
@@ -24,6 +26,14 @@ __global__ void drop(int *cells, int count) {
     cells[c] -= 1;
 }
 
+// Rounded up by a statement of its own: dividing n there would leave the
+// statement testing n % WIDTH, too few blocks for some n (n = 384: 1).
+__global__ void clear(int *cells, int count) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c < count)
+    cells[c] = 0;
+}
+
 static dim3 shape_for(int items, int width) {
   return dim3(items / width + (items % width == 0 ? 0 : 1));
 }
@@ -32,6 +42,10 @@ void step(int *cells, int count) {
   int groups = count / WIDTH + ((count % WIDTH == 0) ? 0 : 1);
   bump<<<groups, WIDTH>>>(cells, count);
   drop<<<shape_for(count, WIDTH), WIDTH>>>(cells, count);
+  int rounds = count / WIDTH;
+  if (count % WIDTH)
+    rounds++;
+  clear<<<rounds, WIDTH>>>(cells, count);
 }
 
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "bump.coarsen"
@@ -41,3 +55,9 @@ void step(int *cells, int count) {
 // APPLY-NEXT: bump<<<groups, WIDTH>>>(cells, count);
 
 // HELPER: drop<<<shape_for(((count) + 2 - 1) / 2, WIDTH), WIDTH>>>(cells, count);
+
+// The launch divides its own argument instead.
+// ROUNDED: int rounds = count / WIDTH;
+// ROUNDED-NEXT: if (count % WIDTH)
+// ROUNDED-NEXT: rounds++;
+// ROUNDED-NEXT: clear<<<((rounds) + 2 - 1) / 2, WIDTH>>>(cells, count);
