@@ -70,6 +70,12 @@ public:
 private:
   ValueOrigin classify(const Expr *E, const Expr **Resolved);
   bool isRemainderIndicator(const Expr *X, const Expr *N, const Expr *B) const;
+  /// True when E is N % B (compared by spelling, through bound parameters).
+  bool isRemainderOf(const Expr *E, const Expr *N, const Expr *B) const {
+    const auto *R = dyn_cast<BinaryOperator>(stripCasts(E));
+    return R && R->getOpcode() == BO_Rem && spell(R->getLHS()) == spell(N) &&
+           spell(R->getRHS()) == spell(B);
+  }
   void blockMultiple(const Expr *Divisor, unsigned Dim, const LaunchDim3 &Block,
                      ValueOrigin::Derivation &D);
   /// A local whose value is its initializer wherever it is read: never
@@ -148,6 +154,13 @@ private:
 };
 
 namespace {
+/// The math functions known by name where launch values are judged: pure,
+/// and (ceil) part of the grid spellings a derivation recognizes.
+bool isKnownMathFunction(StringRef N) {
+  return N == "ceil" || N == "ceilf" || N == "floor" || N == "floorf" ||
+         N == "min" || N == "max" || N == "fmin" || N == "fmax";
+}
+
 /// True when evaluating E again later gives the same value: it reads no
 /// variable ModifiedLater names, no memory, and calls only pure math
 /// functions and constexpr functions.
@@ -175,10 +188,7 @@ bool stableExpr(const Stmt *S,
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD)
       return false;
-    StringRef N = FD->getName();
-    if (!FD->isConstexpr() && N != "ceil" && N != "ceilf" && N != "floor" &&
-        N != "floorf" && N != "min" && N != "max" && N != "fmin" &&
-        N != "fmax")
+    if (!FD->isConstexpr() && !isKnownMathFunction(FD->getName()))
       return false;
   }
   for (const Stmt *Child : S->children())
@@ -330,12 +340,9 @@ const Expr *ConfigClassifier::inlineShapeHelper(const CallExpr *Call) {
                          : nullptr;
   // The math library's functions (ceil, min) are known by name where a
   // grid is derived; the program's own helpers are followed.
-  StringRef Name = FD->getName();
   if (!Body || Body->size() != 1 || !SM ||
       SM->isInSystemHeader(SM->getExpansionLoc(Def->getLocation())) ||
-      Name == "ceil" || Name == "ceilf" || Name == "floor" ||
-      Name == "floorf" || Name == "min" || Name == "max" || Name == "fmin" ||
-      Name == "fmax")
+      isKnownMathFunction(FD->getName()))
     return nullptr;
   const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
   if (!Ret || !Ret->getRetValue() || !modificationSites(Body).empty() ||
@@ -593,7 +600,7 @@ void ConfigClassifier::blockMultiple(const Expr *Divisor, unsigned Dim,
     if ((Sym.Kind != "macro" && Sym.Kind != "constant") ||
         FactorSym.QualifiedSymbol == Sym.QualifiedSymbol)
       continue; // kBlock * kBlock is not a fixed number of blocks
-    std::string Term = spell((stripCasts(S)));
+    std::string Term = spell(S);
     std::string Dimension =
         matchBlockDim(Term, std::nullopt, Dim, Block, Sym.QualifiedSymbol);
     if (Dimension.empty())
@@ -614,14 +621,7 @@ void ConfigClassifier::blockMultiple(const Expr *Divisor, unsigned Dim,
 bool ConfigClassifier::isRemainderIndicator(const Expr *X, const Expr *N,
                                             const Expr *B) const {
   const ASTContext &Ctx = Text.context();
-  auto IsRem = [&](const Expr *E) {
-    const auto *R = dyn_cast<BinaryOperator>(stripCasts(E));
-    return R && R->getOpcode() == BO_Rem &&
-           spell((stripCasts(R->getLHS()))) ==
-               spell((stripCasts(N))) &&
-           spell((stripCasts(R->getRHS()))) ==
-               spell((stripCasts(B)));
-  };
+  auto IsRem = [&](const Expr *E) { return isRemainderOf(E, N, B); };
   auto IsZero = [&](const Expr *E) { return evaluateInt(E, Ctx) == 0; };
   auto IsOne = [&](const Expr *E) { return evaluateInt(E, Ctx) == 1; };
   // Whether C is "N % B != 0" (true) or "N % B == 0" (false).
@@ -680,15 +680,9 @@ bool ConfigClassifier::isRoundUp(const IfStmt *If, const VarDecl *VD) const {
   if (!Div || Div->getOpcode() != BO_Div || If->getElse() || If->getInit() ||
       If->getConditionVariable() || !VD->getType()->isIntegerType())
     return false;
-  const Expr *Cond = stripCasts(If->getCond());
-  const auto *Rem = dyn_cast<BinaryOperator>(Cond);
-  bool BareRemainder =
-      Rem && Rem->getOpcode() == BO_Rem &&
-      spell((stripCasts(Rem->getLHS()))) ==
-          spell((stripCasts(Div->getLHS()))) &&
-      spell((stripCasts(Rem->getRHS()))) ==
-          spell((stripCasts(Div->getRHS())));
-  if (!BareRemainder &&
+  // `if (n % B)` as well as the 0/1 spellings a grid sum uses.
+  const Expr *Cond = If->getCond();
+  if (!isRemainderOf(Cond, Div->getLHS(), Div->getRHS()) &&
       !isRemainderIndicator(Cond, Div->getLHS(), Div->getRHS()))
     return false;
   const Stmt *Then = If->getThen();
@@ -754,7 +748,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
               dyn_cast<BinaryOperator>(stripCasts(Call->getArg(0)))) {
         if (Div->getOpcode() == BO_Div) {
           D.Form = "ceil-float";
-          D.Extent = spell((stripCasts(Div->getLHS())));
+          D.Extent = spell(Div->getLHS());
           D.ExtentValue = evaluateInt(stripCasts(Div->getLHS()), Ctx);
           Divisor = Div->getRHS();
         }
@@ -768,7 +762,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
            StringRef(Lower).starts_with("cdiv") ||
            StringRef(Lower).contains("round"))) {
         D.Form = "ceil-div";
-        D.Extent = spell((Call->getArg(0)));
+        D.Extent = spell(Call->getArg(0));
         D.ExtentValue = evaluateInt(Call->getArg(0), Ctx);
         Divisor = Call->getArg(1);
       }
@@ -778,7 +772,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
     if (BO->getOpcode() == BO_Div) {
       Divisor = BO->getRHS();
       std::optional<int64_t> DivVal = evaluateInt(Divisor, Ctx);
-      std::string DivText = spell((Divisor));
+      std::string DivText = spell(Divisor);
       std::vector<std::pair<bool, const Expr *>> Terms;
       flattenSum(BO->getLHS(), false, Terms);
       // Find "+ B" and "- 1", or a single "+ (B - 1)" constant.
@@ -787,7 +781,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         const Expr *T = Terms[I].second;
         std::optional<int64_t> V = evaluateInt(T, Ctx);
         if (!Terms[I].first && BlockTerm < 0 &&
-            spell((T)) == DivText)
+            spell(T) == DivText)
           BlockTerm = I;
         else if (Terms[I].first && MinusOne < 0 && V && *V == 1)
           MinusOne = I;
@@ -806,7 +800,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
           Sum = Sum && V ? std::optional<int64_t>(*Sum + (Terms[I].first ? -*V
                                                                          : *V))
                          : std::nullopt;
-          std::string T = spell((Terms[I].second));
+          std::string T = spell(Terms[I].second);
           Out += Out.empty() ? (Terms[I].first ? "-" + T : T)
                              : (Terms[I].first ? "-" : "+") + T;
         }
@@ -821,7 +815,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
         D.Extent = ExtentExcept(BMinusOne, -1);
       } else {
         D.Form = "floor-div";
-        D.Extent = spell((BO->getLHS()));
+        D.Extent = spell(BO->getLHS());
         D.ExtentValue = evaluateInt(BO->getLHS(), Ctx);
         // `int g = n / B; if (n % B) g++;`: the two statements are a ceil.
         for (const auto &[VD, If] : RoundUps)
@@ -837,7 +831,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
       if (Div && Div->getOpcode() == BO_Div &&
           isRemainderIndicator(BO->getRHS(), Div->getLHS(), Div->getRHS())) {
         D.Form = "ceil-div";
-        D.Extent = spell((stripCasts(Div->getLHS())));
+        D.Extent = spell(Div->getLHS());
         D.ExtentValue = evaluateInt(Div->getLHS(), Ctx);
         Divisor = Div->getRHS();
       }
@@ -850,7 +844,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
           std::optional<int64_t> V = evaluateInt(Terms[1].second, Ctx);
           if (V && *V == 1) {
             D.Form = "ceil-div";
-            D.Extent = spell((Terms[0].second));
+            D.Extent = spell(Terms[0].second);
             D.ExtentValue = evaluateInt(Terms[0].second, Ctx);
             Divisor = Div->getRHS();
           }
@@ -860,7 +854,7 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
   }
   if (D.Form.empty() || !Divisor)
     return std::nullopt;
-  D.BlockTerm = spell((stripCasts(Divisor)));
+  D.BlockTerm = spell(Divisor);
   ValueOrigin DivisorOrigin = classify(bound(Divisor), nullptr);
   if (DivisorOrigin.Kind == "macro" || DivisorOrigin.Kind == "constant")
     D.BlockSymbol = DivisorOrigin.QualifiedSymbol;
