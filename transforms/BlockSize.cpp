@@ -145,11 +145,28 @@ std::string runtimeBlockRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   return "";
 }
 
+/// A global store whose index moves with blockIdx along Dim but not with
+/// threadIdx (`partial[blockIdx.x] = ...`): one output per block, so the
+/// number of outputs is the grid's extent, not the domain's.
+const AccessInfo *perBlockOutput(const KernelInfo &K, StringRef Dim) {
+  for (const AccessInfo &A : K.Accesses) {
+    if (A.Space != "global" || A.Mode == "read")
+      continue;
+    for (const IndexInfo &I : A.Indices)
+      if (I.Affine && !I.Form.coefficient("blockIdx." + Dim.str()).isZero() &&
+          I.Form.coefficient("threadIdx." + Dim.str()).isZero())
+        return &A;
+  }
+  return nullptr;
+}
+
 bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   StringRef Src = Ctx.Source;
   if (K.Launches.empty())
     return P.refuse("no launch of " + K.Name +
                     " in this file: its block size is chosen elsewhere");
+  if (std::string Why = gridChangeRefusal(K); !Why.empty())
+    return P.refuse(Why, K.Location);
   if (!K.HardcodedSize.empty()) {
     const BlockCoupling &H = K.HardcodedSize.front();
     return P.refuse("the body hard-codes the block size: the literal " +
@@ -174,7 +191,21 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
 
   std::optional<std::vector<int64_t>> Shape;
   std::optional<bool> Runtime; // whether the launches choose at run time
+  bool DynamicShared = false;
+  for (const SharedArrayInfo &A : K.SharedArrays)
+    DynamicShared |= A.Dynamic;
   for (const LaunchSite &L : K.Launches) {
+    // The dynamic shared memory a launch passes is sized by the program for
+    // its block; the tool cannot tell how, so another block would index
+    // past it (or leave part of it unused by the old formula).
+    if (DynamicShared && L.SharedMem.Kind != "default" &&
+        L.SharedMem.Value.value_or(-1) != 0)
+      return P.refuse("the launch at " + L.Location + " passes '" +
+                          L.SharedMem.Text +
+                          "' bytes of dynamic shared memory, sized for its "
+                          "block; another block size would need another "
+                          "amount",
+                      L.Location);
     const ValueOrigin *RuntimeDim = nullptr;
     for (unsigned I = 0; I < NDims && I < L.Block.Dims.size(); ++I)
       if (L.Block.Dims[I].Kind == "runtime" && !RuntimeDim)
@@ -221,8 +252,12 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         if (V.Kind == "default")
           continue;
         Stable &= V.StableAtLaunch;
+        // Read by other kernels' launches or by other host code (a buffer
+        // sized by the block count): the launch gets values of its own and
+        // leaves the variable to them.
         Shared |= !spans(L.Span, V.ResolvedSpan) &&
-                  sharedWithOtherKernel(Ctx, K, V.ResolvedSpan);
+                  (sharedWithOtherKernel(Ctx, K, V.ResolvedSpan) ||
+                   !V.ReadElsewhere.empty());
       }
     bool Private = RuntimeDim ||
                    (Shared && Stable && L.Grid.Span.EndOffset > 0 &&
@@ -301,7 +336,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
           return P.refuse("the block size at " + L.Location +
                               " is not written as a plain number",
                           L.Location);
-        if (Private && !spans(L.Span, R))
+        if (Private)
           continue; // the launch's own block replaces it
         if (!spans(L.Span, R) && sharedWithOtherKernel(Ctx, K, R))
           return P.refuse("the block size at " + L.Location + " comes from '" +
@@ -371,6 +406,18 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                 "would cover a different index range",
             L.Location);
       }
+      // The grid follows the block, so another block size launches another
+      // number of blocks: per-block outputs change in number, and the
+      // buffers the host sized for the old grid would overflow.
+      if (const AccessInfo *A = perBlockOutput(K, DimNames[I]))
+        return P.refuse("the kernel writes '" +
+                            spanText(Ctx, A->Span) + "' at " + A->Location +
+                            ", one element per block along " +
+                            DimNames[I] + ": with the grid following the "
+                            "block size, another block size writes another "
+                            "number of them, beyond buffers sized for the "
+                            "original grid",
+                        A->Location);
       if (const SourceSpan &Def = G->Derived->DivisorDefinition;
           Def.EndOffset > Def.BeginOffset && !Private) {
         // `tile = kBlock * 4` is renamed with the block's symbol: no other

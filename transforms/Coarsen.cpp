@@ -37,8 +37,46 @@ std::optional<Coarsening> coarsening(const KernelInfo &K,
   return V ? parse(*V) : std::nullopt;
 }
 
+namespace {
+
+bool freeDim(const KernelInfo &K, StringRef Dim) {
+  return llvm::is_contained(K.GridStride.FreeDims, Dim);
+}
+
+/// A kernel whose work is grid-stride loops is coarsened by launching fewer
+/// blocks: the loops hand each thread more indices (GridStride.h says when
+/// that computes the same outputs).
+void describeGridStride(const RewriteContext &Ctx, const KernelInfo &K,
+                        KnobSink &Out) {
+  Knob Kn;
+  Kn.Id = K.Name + ".coarsen";
+  Kn.Kernel = K.Name;
+  Kn.Default = "none";
+  Kn.Values = {"none"};
+  std::string Refusals;
+  for (const std::string &D : K.GridStride.FreeDims) {
+    if (std::string R = gridStrideShrinkRefusal(Ctx, K, D); !R.empty()) {
+      Refusals += (Refusals.empty() ? "" : "; ") + R;
+      continue;
+    }
+    for (int64_t F : Factors)
+      Kn.Values.push_back(D + std::to_string(F));
+  }
+  if (Kn.Values.size() == 1)
+    return Out.refuse(K.Name, Refusals, K.Location);
+  Out.offer(std::move(Kn));
+}
+
+} // namespace
+
 void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
                        KnobSink &Out) const {
+  if (!K.GridStride.FreeDims.empty())
+    return describeGridStride(Ctx, K, Out);
+  // A kernel whose grid-stride loops depend on the grid: that is the
+  // obstacle, not the missing thread index.
+  if (!K.Mapping.Reason.empty() && !K.GridStride.Reason.empty())
+    return Out.refuse(K.Name, K.GridStride.Reason, K.Location);
   if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
     return Out.refuse(K.Name, Why, K.Location);
   Knob Kn;
@@ -75,6 +113,8 @@ Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
   if (!C)
     return Error::success();
   const KernelInfo *K = kernelOf(Ctx, Kn);
+  if (K && freeDim(*K, C->Dim) && !C->Contiguous)
+    return shrinkGridStride(Ctx, *K, C->Dim, C->Factor, Out);
   // A transposed shared tile takes its rows per thread from this knob and
   // writes the kernel itself.
   if (const json::Value *Stage =
@@ -90,6 +130,7 @@ Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
   std::string Base = freshIdentifier(Src, IV->Name + "_first");
   std::string Step = freshIdentifier(Src, IV->Name + "_step");
   std::string D = C->Dim;
+  std::string Type = unqualifiedType(IV->Type); // `const` is added below
 
   // The index becomes the first of the thread's outputs ...
   std::string Indent =
@@ -101,7 +142,7 @@ Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
                                           " * " + F + " + threadIdx." + D;
   if (Error E = Out.replace(
           IV->Decl.BeginOffset, IV->Decl.EndOffset - IV->Decl.BeginOffset,
-          "const " + IV->Type + " " + Base + " = " + First + ";"))
+          "const " + Type + " " + Base + " = " + First + ";"))
     return E;
   // ... and the rest of the body runs once per output.
   unsigned After = 0;
@@ -112,7 +153,7 @@ Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
   if (Error E = Out.insert(After, "\n" + Indent + "#pragma unroll\n" + Indent +
                                       "for (int " + Step + " = 0; " + Step +
                                       " < " + F + "; ++" + Step + ") {\n" +
-                                      Indent + "const " + IV->Type + " " +
+                                      Indent + "const " + Type + " " +
                                       IV->Name + " = " + Next + ";"))
     return E;
   unsigned Close = K->BodySpan.EndOffset - 1; // the body's `}`

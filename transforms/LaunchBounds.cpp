@@ -1,6 +1,7 @@
 #include "LaunchBounds.h"
 #include "BlockSize.h"
 #include "ReductionNest.h"
+#include "ThreadRemap.h"
 #include "cro/Support/ToolError.h"
 
 using namespace llvm;
@@ -26,6 +27,8 @@ json::Value currentBounds(const KernelInfo &K) {
 
 void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {
+  if (std::string Why = hiddenLaunchRefusal(K); !Why.empty())
+    return Out.refuse(K.Name, Why, K.AddressTaken.front());
   if (!BlockSize::currentShape(K)) {
     Out.refuse(K.Name, K.Launches.empty()
                            ? "no launch in this file gives the block size "
@@ -74,8 +77,21 @@ Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
   if (!KI)
     return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
   std::optional<int64_t> Threads = BlockSize::threadsPerBlock(*KI, Config);
-  bool BlockChanged = Threads && KI->Bounds && KI->Bounds->MaxThreads.Value &&
-                      *KI->Bounds->MaxThreads.Value != *Threads;
+  std::optional<int64_t> Original;
+  if (std::optional<std::vector<int64_t>> S = BlockSize::currentShape(*KI)) {
+    Original = 1;
+    for (int64_t D : *S)
+      *Original *= D;
+  }
+  // The attribute as written stays unless the variant's block outgrows it,
+  // or it is the block itself (`__launch_bounds__(256)` on 256-thread
+  // launches) and the block changes: then it follows.
+  std::optional<int64_t> Written =
+      KI->Bounds ? KI->Bounds->MaxThreads.Value : std::nullopt;
+  bool BlockChanged =
+      Threads && Written &&
+      (*Written < *Threads ||
+       (Original && *Written == *Original && *Threads != *Original));
   // Register tiles and staged loops need many more registers than the
   // kernel as written; with more than 512 threads per block the compiler
   // must be told the block size, or the variant may not launch at all.
@@ -87,6 +103,21 @@ Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
   if (!Threads)
     return makeToolError(ExitCode::Internal, "no block size for " + K.Id);
 
+  // A cluster limit (the third argument) is kept as written; the minimum
+  // before it cannot be left out then, and "none" leaves the attribute.
+  if (KI->Bounds && KI->Bounds->MaxBlocksPerCluster.Kind != "default") {
+    if (V == json::Value("none") && !BlockChanged)
+      return Error::success();
+    std::string Min = KI->Bounds->MinBlocks.Text;
+    if (std::optional<int64_t> M = V.getAsInteger())
+      Min = std::to_string(*M);
+    return Out.replace(KI->Bounds->Span.BeginOffset,
+                       KI->Bounds->Span.EndOffset -
+                           KI->Bounds->Span.BeginOffset,
+                       "__launch_bounds__(" + std::to_string(*Threads) + ", " +
+                           Min + ", " +
+                           KI->Bounds->MaxBlocksPerCluster.Text + ")");
+  }
   std::string Attr;
   if (V == json::Value("max") || RegistersBounded)
     Attr = "__launch_bounds__(" + std::to_string(*Threads) + ")";

@@ -42,6 +42,24 @@ findSpelling(StringRef Src, const SourceSpan &Span, StringRef Extent) {
 }
 
 
+std::string hiddenLaunchRefusal(const KernelInfo &K) {
+  if (K.AddressTaken.empty())
+    return "";
+  return "the program takes the kernel's address at " +
+         K.AddressTaken.front() +
+         ", and a launch through that pointer would keep the original "
+         "configuration";
+}
+
+std::string gridChangeRefusal(const KernelInfo &K) {
+  if (std::string Why = hiddenLaunchRefusal(K); !Why.empty())
+    return Why;
+  if (!K.ClusterDims.empty())
+    return "the kernel runs in thread-block clusters ('" + K.ClusterDims +
+           "'), and another grid need not be a multiple of the cluster";
+  return "";
+}
+
 bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
                            const SourceSpan &S) {
   for (const KernelInfo &Other : Ctx.Model.Kernels) {
@@ -82,6 +100,8 @@ std::string blockShapeRefusal(const KernelInfo &K) {
   if (K.Launches.empty())
     return "the kernel is never launched in this file, so its block size "
            "(which sizes the tiles) is unknown";
+  if (std::string Why = hiddenLaunchRefusal(K); !Why.empty())
+    return Why;
   std::optional<std::vector<int64_t>> Common;
   for (const LaunchSite &L : K.Launches) {
     std::vector<int64_t> S;
@@ -100,12 +120,14 @@ std::string blockShapeRefusal(const KernelInfo &K) {
 }
 
 /// The grid is divided at the launch, in the launch's own argument, rather
-/// than where it is computed: other kernels' launches read the same value,
-/// or a rounding statement (`if (n % B) g++;`) follows its computation and
-/// would round the divided extent by the old test.
+/// than where it is computed: other kernels' launches or other host code
+/// (a buffer sized by the block count) read the same value, or a rounding
+/// statement (`if (n % B) g++;`) follows its computation and would round
+/// the divided extent by the old test.
 static bool dividedAtLaunch(const RewriteContext &Ctx, const KernelInfo &K,
                             const ValueOrigin &G) {
   return sharedWithOtherKernel(Ctx, K, G.ResolvedSpan) ||
+         !G.ReadElsewhere.empty() ||
          (G.Derived &&
           G.Derived->RoundUp.EndOffset > G.Derived->RoundUp.BeginOffset);
 }
@@ -119,6 +141,25 @@ static bool sharedGridVariable(const LaunchSite &L) {
          T.find_first_not_of(
              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
              StringRef::npos;
+}
+
+/// The launch's grid argument with ceil(G / Factor) blocks along Dim:
+/// `((grid) + 2 - 1) / 2`, or `dim3(((grid).x + 2 - 1) / 2, (grid).y,
+/// (grid).z)` for a dim3.
+static std::string dividedGridArgument(const LaunchSite &L, StringRef Dim,
+                                       int64_t Factor) {
+  std::string V = L.Grid.Text, F = std::to_string(Factor);
+  if (L.Grid.Form == "scalar")
+    return "((" + V + ") + " + F + " - 1) / " + F;
+  std::string Arg = "dim3(";
+  for (unsigned I = 0; I < 3; ++I) {
+    std::string C = "(" + V + ")." + std::string(I == 0   ? "x"
+                                                 : I == 1 ? "y"
+                                                          : "z");
+    Arg += (I ? ", " : "") +
+           (I == dimIndex(Dim) ? "(" + C + " + " + F + " - 1) / " + F : C);
+  }
+  return Arg + ")";
 }
 
 std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
@@ -157,6 +198,8 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
            "' the grid may be sized by";
   if (K.Launches.empty())
     return "the kernel is never launched in this file";
+  if (std::string Why = gridChangeRefusal(K); !Why.empty())
+    return Why;
   for (const LaunchSite &L : K.Launches) {
     unsigned D = dimIndex(Dim);
     const ValueOrigin *G = D < L.Grid.Dims.size() ? &L.Grid.Dims[D] : nullptr;
@@ -190,6 +233,8 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
         return "the grid at " + L.Location +
                (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan)
                     ? " is shared with launches of other kernels"
+                : !G->ReadElsewhere.empty()
+                    ? " is read elsewhere too (at " + G->ReadElsewhere + ")"
                     : " is rounded up by a statement of its own") +
                " and is not a variable the launch can divide";
       continue;
@@ -227,26 +272,10 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
       // This launch divides its own argument (dividedAtLaunch says why).
       // ceil(ceil(E / B) / F) = ceil(E / (B * F)), so the shrunk
       // grid covers the same extent.
-      std::string V = L.Grid.Text;
-      std::string Arg;
-      if (L.Grid.Form == "scalar") {
-        Arg = "((" + V + ") + " + F + " - 1) / " + F;
-      } else {
-        Arg = "dim3(";
-        for (unsigned I = 0; I < 3; ++I) {
-          std::string C = "(" + V + ")." + std::string(I == 0   ? "x"
-                                                       : I == 1 ? "y"
-                                                                : "z");
-          Arg += (I ? ", " : "") +
-                 (I == dimIndex(Dim) ? "(" + C + " + " + F + " - 1) / " + F
-                                     : C);
-        }
-        Arg += ")";
-      }
       if (Error Err = Out.replace(L.Grid.Span.BeginOffset,
                                   L.Grid.Span.EndOffset -
                                       L.Grid.Span.BeginOffset,
-                                  Arg))
+                                  dividedGridArgument(L, Dim, Factor)))
         return Err;
       continue;
     }
@@ -268,9 +297,93 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
   return Error::success();
 }
 
+namespace {
+
+/// Where a launch's grid along Dim is divided for a grid-stride kernel:
+/// around the value where it is written, or around the launch's argument.
+enum class StrideShrinkSite { Value, Argument, None };
+
+StrideShrinkSite strideShrinkSite(const RewriteContext &Ctx,
+                                  const KernelInfo &K, const LaunchSite &L,
+                                  StringRef Dim) {
+  unsigned D = dimIndex(Dim);
+  if (D >= L.Grid.Dims.size())
+    return StrideShrinkSite::None;
+  const ValueOrigin &G = L.Grid.Dims[D];
+  if (G.ResolvedSpan.EndOffset > G.ResolvedSpan.BeginOffset &&
+      !sharedWithOtherKernel(Ctx, K, G.ResolvedSpan) &&
+      G.ReadElsewhere.empty())
+    return StrideShrinkSite::Value;
+  if (sharedGridVariable(L))
+    return StrideShrinkSite::Argument;
+  return StrideShrinkSite::None;
+}
+
+} // namespace
+
+std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
+                                    const KernelInfo &K, StringRef Dim) {
+  if (K.Launches.empty())
+    return "the kernel is never launched in this file";
+  if (std::string Why = gridChangeRefusal(K); !Why.empty())
+    return Why;
+  for (const LaunchSite &L : K.Launches) {
+    if (dimIndex(Dim) >= L.Grid.Dims.size())
+      return "the launch at " + L.Location + " has no grid dimension " +
+             Dim.str();
+    if (strideShrinkSite(Ctx, K, L, Dim) == StrideShrinkSite::None)
+      return "the grid at " + L.Location + " ('" + L.Grid.Text + "')" +
+             (sharedWithOtherKernel(Ctx, K,
+                                    L.Grid.Dims[dimIndex(Dim)].ResolvedSpan)
+                  ? " is shared with launches of other kernels and is not a "
+                    "variable the launch can divide"
+                  : " is not written in this file");
+  }
+  return "";
+}
+
+Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
+                       StringRef Dim, int64_t Factor, EditSet &Out) {
+  std::set<unsigned> Done; // launches may share one value
+  std::string F = std::to_string(Factor);
+  for (const LaunchSite &L : K.Launches) {
+    switch (strideShrinkSite(Ctx, K, L, Dim)) {
+    case StrideShrinkSite::Value: {
+      // Insertions around the value leave edits inside it (a block size
+      // the block-size knob rewrites) untouched.
+      const SourceSpan &S = L.Grid.Dims[dimIndex(Dim)].ResolvedSpan;
+      if (!Done.insert(S.BeginOffset).second)
+        continue;
+      if (Error E = Out.insert(S.BeginOffset, "(("))
+        return E;
+      if (Error E = Out.insert(S.EndOffset, ") + " + F + " - 1) / " + F))
+        return E;
+      continue;
+    }
+    case StrideShrinkSite::Argument: {
+      if (Error E = Out.replace(L.Grid.Span.BeginOffset,
+                                L.Grid.Span.EndOffset - L.Grid.Span.BeginOffset,
+                                dividedGridArgument(L, Dim, Factor)))
+        return E;
+      continue;
+    }
+    case StrideShrinkSite::None:
+      return makeToolError(ExitCode::Internal,
+                           "grid of " + K.Name + " at " + L.Location +
+                               " cannot be divided");
+    }
+  }
+  return Error::success();
+}
+
 std::string remapRefusal(const KernelInfo &K) {
   if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
     return Why;
+  // Tiles and staged copies are typed and sized from one instantiation's
+  // element types; coarsening only repeats the body, which every
+  // instantiation shares.
+  if (!K.TemplateParams.empty())
+    return "template kernels are not remapped";
   if (!K.Mapping.StrayBuiltins.empty())
     return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
            " outside its thread index";
@@ -295,11 +408,14 @@ std::string remapRefusalBesidesBuiltins(const KernelInfo &K) {
     return "threads exchange values with warp intrinsics";
   if (!K.Mapping.Reason.empty())
     return K.Mapping.Reason;
-  if (!K.TemplateParams.empty())
-    return "template kernels are not remapped";
   for (const ThreadMapping::Return &R : K.Mapping.Returns)
     if (R.InLoop)
-      return "the kernel returns from inside a loop at " + R.Span.Begin;
+      return "the kernel returns from inside a loop or switch at " +
+             R.Span.Begin;
+  if (!K.Mapping.OutsideWrites.empty())
+    return "the work changes " + K.Mapping.OutsideWrites.front() +
+           ", declared outside it: a thread computing several outputs "
+           "would start each from the value the previous one left";
   return "";
 }
 

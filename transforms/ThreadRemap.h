@@ -16,6 +16,16 @@
 
 namespace cro {
 
+/// Why the launches the model lists may not be all of K's: the host takes
+/// its address (`fp = kernel;`), and a launch through the pointer would keep
+/// the old configuration. Empty when they are all.
+std::string hiddenLaunchRefusal(const KernelInfo &K);
+
+/// Why K's grid may not change: hidden launches (hiddenLaunchRefusal), or
+/// `__cluster_dims__`, whose cluster shape every grid must be a multiple
+/// of. Empty when it may.
+std::string gridChangeRefusal(const KernelInfo &K);
+
 /// True when a launch of a kernel other than K reads its grid or block from
 /// text overlapping S (a shared `dim3 grid` variable).
 bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
@@ -54,14 +64,31 @@ findSpelling(llvm::StringRef Src, const SourceSpan &Span,
 llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
                        llvm::StringRef Dim, int64_t Factor, EditSet &Out);
 
+/// Why the launches of K cannot be given fewer blocks along Dim, a
+/// dimension whose grid extent is free (GridStrideInfo::FreeDims): a launch
+/// whose grid along Dim is not written in this file, or is a value other
+/// kernels' launches read and not a variable the launch can divide.
+std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
+                                    const KernelInfo &K, llvm::StringRef Dim);
+
+/// Edits every launch of K so that its grid along a free dimension Dim has
+/// ceil(G / Factor) blocks: each thread takes Factor times more indices of
+/// the grid-stride loops. Any G >= 1 is correct there, so the division is
+/// written around the value where it is computed (or around the launch's
+/// own argument when other kernels read that value).
+llvm::Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
+                             llvm::StringRef Dim, int64_t Factor,
+                             EditSet &Out);
+
 /// Why the memory-hierarchy transforms cannot remap K's threads at all
 /// (threads that communicate through shared memory, barriers or warp
 /// intrinsics, shape not recognized, templates); empty: they can.
 std::string remapRefusal(const KernelInfo &K);
 
-/// remapRefusal without its last question, whether the body reads a
-/// thread or block builtin outside the thread index (strayBuiltinRefusal
-/// asks it per dimension).
+/// remapRefusal without its last two questions, whether the kernel is a
+/// template and whether the body reads a thread or block builtin outside the
+/// thread index (strayBuiltinRefusal asks it per dimension): coarsening
+/// repeats the body as written, the same text in every instantiation.
 std::string remapRefusalBesidesBuiltins(const KernelInfo &K);
 
 /// Why a remap along dimension Dim alone ("x") is refused by a read of

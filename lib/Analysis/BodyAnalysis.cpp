@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include <set>
 
@@ -28,6 +29,32 @@ bool isBlockBarrier(StringRef Name) {
   return Name == "__syncthreads" || Name == "__syncthreads_count" ||
          Name == "__syncthreads_and" || Name == "__syncthreads_or" ||
          Name == "__barrier_sync";
+}
+
+/// What the threads of a block do together inside the functions a call
+/// reaches (a `warp_sum()` helper with shuffles, a `block_barrier()`):
+/// the same facts the kernel's own body gives, through definitions.
+struct Communication {
+  bool Barrier = false, Warp = false, Atomic = false;
+};
+
+void collectCommunication(const Stmt *S, Communication &C,
+                          DenseSet<const FunctionDecl *> &Seen,
+                          unsigned Depth) {
+  if (!S)
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee()) {
+      StringRef Name = FD->getName();
+      C.Barrier |= isBlockBarrier(Name);
+      C.Warp |= isWarpIntrinsic(Name);
+      C.Atomic |= Name.starts_with("atomic");
+      const FunctionDecl *Def = nullptr;
+      if (Depth < 8 && FD->hasBody(Def) && Seen.insert(Def).second)
+        collectCommunication(Def->getBody(), C, Seen, Depth + 1);
+    }
+  for (const Stmt *Child : S->children())
+    collectCommunication(Child, C, Seen, Depth);
 }
 
 std::string calleeName(const CallExpr *C) {
@@ -142,6 +169,19 @@ public:
     }
     if (Name.empty() || isBlockBarrier(Name) || isWarpIntrinsic(Name))
       return true;
+    const FunctionDecl *Def = nullptr;
+    if (const FunctionDecl *FD = C->getDirectCallee(); FD && FD->hasBody(Def)) {
+      Communication Inside;
+      DenseSet<const FunctionDecl *> Seen{Def};
+      collectCommunication(Def->getBody(), Inside, Seen, 1);
+      if (Inside.Barrier) {
+        Info.UsesSyncthreads = true;
+        for (size_t I : OpenLoops)
+          Info.Loops[I].ContainsSync = true;
+      }
+      Info.UsesWarpIntrinsics |= Inside.Warp;
+      Info.UsesAtomics |= Inside.Atomic;
+    }
     for (const Expr *Arg : C->arguments())
       if (const ParmVarDecl *P = pointerParamOf(Arg))
         escape(P, "passed to '" + Name + "'");
@@ -208,8 +248,15 @@ public:
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *S) {
-    Info.Returns.push_back(Text.location(S->getBeginLoc()));
+    if (!InLambda) // a lambda's return leaves the lambda, not the kernel
+      Info.Returns.push_back(Text.location(S->getBeginLoc()));
     return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *E, DataRecursionQueue * = nullptr) {
+    ++InLambda;
+    bool R = Base::TraverseLambdaExpr(E);
+    --InLambda;
+    return R;
   }
 
   // --- accesses ------------------------------------------------------------
@@ -767,6 +814,7 @@ private:
   const SourceText &Text;
   KernelInfo &Info;
   AffineBuilder Affine;
+  unsigned InLambda = 0; ///< inside a lambda expression of the body
   std::vector<size_t> OpenLoops;
   DenseMap<const Stmt *, const LoopHintAttr *> UnrollHints;
   DenseSet<const Expr *> Inner;
@@ -787,6 +835,10 @@ public:
 
   StringSet<> Macros, Constants, TemplateParams;
   std::set<int64_t> Values;
+  /// Half the block, where it starts or ends a loop of a kernel with
+  /// barriers: the first stride of a tree reduction (`for (s = 128; s > 0;
+  /// s >>= 1)` in a 256-thread block).
+  std::set<int64_t> HalfValues;
 
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
     withContext("loop-init", [&] { TraverseStmt(S->getInit()); });
@@ -817,7 +869,9 @@ public:
       return true;
     }
     int64_t V = L->getValue().getLimitedValue();
-    if (Values.count(V))
+    if (Values.count(V) ||
+        (HalfValues.count(V) &&
+         (Context == "loop-init" || Context == "loop-bound")))
       add(Info.HardcodedSize, std::to_string(V), "literal", Loc, V);
     return true;
   }
@@ -882,6 +936,8 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
         if (*V.Value >= 8) {
           F.Values.insert(*V.Value);
           F.Values.insert(*V.Value - 1);
+          if (Info.UsesSyncthreads && *V.Value % 2 == 0)
+            F.HalfValues.insert(*V.Value / 2);
         }
         Total *= *V.Value;
       } else if (V.Kind != "default") {
@@ -900,7 +956,7 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
       F.Values.insert(Total);
   }
   if (F.Macros.empty() && F.Constants.empty() && F.TemplateParams.empty() &&
-      F.Values.empty())
+      F.Values.empty() && F.HalfValues.empty())
     return;
   F.TraverseStmt(Kernel->getBody());
 }

@@ -116,6 +116,8 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
     else
       Info.DeclaredInHeader = true;
   }
+  if (const auto *CD = Kernel->getAttr<CUDAClusterDimsAttr>())
+    Info.ClusterDims = Text.text(CD->getRange());
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
     KernelInfo::LaunchBounds B;
     B.Span = Text.span(LB->getRange());
@@ -138,6 +140,7 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
     };
     Describe(LB->getMaxThreads(), B.MaxThreads);
     Describe(LB->getMinBlocks(), B.MinBlocks);
+    Describe(LB->getMaxBlocks(), B.MaxBlocksPerCluster);
     Info.Bounds = std::move(B);
   }
   if (const FunctionTemplateDecl *FTD =

@@ -29,7 +29,7 @@ namespace {
 class ConfigClassifier {
 public:
   ConfigClassifier(const SourceText &Text, const FunctionDecl *Caller)
-      : Text(Text),
+      : Text(Text), Body(Caller ? Caller->getBody() : nullptr),
         Sites(modificationSites(Caller ? Caller->getBody() : nullptr)),
         SM(Caller ? &Caller->getASTContext().getSourceManager() : nullptr) {
     if (Caller && Caller->getBody())
@@ -86,6 +86,11 @@ private:
            (!Sites.count(VD) || RoundUps.count(VD)) && !isa<ParmVarDecl>(VD);
   }
   void findRoundUps(const Stmt *S);
+  /// Where the launching function reads VD other than in a launch's
+  /// configuration or in the initializer of one of Chain (the locals a
+  /// launch value was followed through before VD); "" when nowhere.
+  std::string readElsewhere(const VarDecl *VD,
+                            const std::vector<const VarDecl *> &Chain) const;
   /// E with casts stripped and, inside a launch-shape helper, a parameter
   /// replaced by the argument the call passes for it.
   const Expr *bound(const Expr *E) const {
@@ -133,6 +138,7 @@ private:
   }
 
   const SourceText &Text;
+  const Stmt *Body; ///< the launching function's body
   /// Where the calling function modifies each of its variables (a variable
   /// without an entry is never modified after its declaration).
   DenseMap<const VarDecl *, SmallVector<SourceLocation, 2>> Sites;
@@ -225,8 +231,70 @@ ValueOrigin ConfigClassifier::scalar(const Expr *E, const Expr **Resolved) {
   return V;
 }
 
+namespace {
+
+/// The reads of one variable outside launch configurations and some
+/// initializers.
+class OtherReadFinder : public RecursiveASTVisitor<OtherReadFinder> {
+public:
+  OtherReadFinder(const VarDecl *VD, std::vector<SourceRange> Allowed)
+      : VD(VD), Allowed(std::move(Allowed)) {}
+  SourceLocation Found;
+
+  bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+    // The configuration <<<grid, block, ...>>> reads launch values; the
+    // kernel's arguments are other uses.
+    if (const CallExpr *Config = E->getConfig())
+      Allowed.push_back(Config->getSourceRange());
+    return RecursiveASTVisitor::TraverseCUDAKernelCallExpr(E);
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *FD = C->getDirectCallee())
+      if (FD->getName().starts_with("cudaLaunch") && C->getNumArgs() >= 3) {
+        // cudaLaunchKernel(func, grid, block, ...): the grid and block.
+        Allowed.push_back(C->getArg(1)->getSourceRange());
+        Allowed.push_back(C->getArg(2)->getSourceRange());
+      }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() != VD || Found.isValid())
+      return true;
+    SourceLocation L = E->getBeginLoc();
+    for (const SourceRange &R : Allowed)
+      if (R.isValid() && !(L < R.getBegin()) && !(R.getEnd() < L))
+        return true;
+    Found = L;
+    return true;
+  }
+
+private:
+  const VarDecl *VD;
+  std::vector<SourceRange> Allowed;
+};
+
+} // namespace
+
+std::string
+ConfigClassifier::readElsewhere(const VarDecl *VD,
+                                const std::vector<const VarDecl *> &Chain) const {
+  if (!Body)
+    return "";
+  std::vector<SourceRange> Allowed;
+  for (const VarDecl *C : Chain)
+    if (C->getInit())
+      Allowed.push_back(C->getInit()->getSourceRange());
+  // `if (n % B) g++;` is part of computing the grid, not another use.
+  if (auto It = RoundUps.find(VD); It != RoundUps.end())
+    Allowed.push_back(It->second->getSourceRange());
+  OtherReadFinder F(VD, Allowed);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found.isValid() ? Text.location(F.Found) : "";
+}
+
 ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
   ValueOrigin V;
+  std::vector<const VarDecl *> Chain; // the locals followed so far
   const ASTContext &Ctx = Text.context();
   V.Text = Text.text(E);
   if (Resolved)
@@ -281,6 +349,9 @@ ValueOrigin ConfigClassifier::classify(const Expr *E, const Expr **Resolved) {
         if (followable(VD) && (!VD->getType().isConstQualified() ||
                                !evaluateInt(VD->getInit(), Ctx))) {
           V.Via.push_back(VD->getNameAsString());
+          if (V.ReadElsewhere.empty())
+            V.ReadElsewhere = readElsewhere(VD, Chain);
+          Chain.push_back(VD);
           E = VD->getInit();
           if (Resolved)
             *Resolved = E;
@@ -1085,6 +1156,68 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+/// References to kernels other than the callee of a launch the model sees.
+class KernelReferenceFinder
+    : public RecursiveASTVisitor<KernelReferenceFinder> {
+public:
+  KernelReferenceFinder(const SourceText &Text,
+                        const std::vector<LaunchSite> &Launches)
+      : Text(Text), Launches(Launches) {}
+  std::map<std::string, std::vector<std::string>> Escapes;
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitCallExpr(CallExpr *C) {
+    // The runtime's attribute and occupancy queries name the kernel to ask
+    // about it (cudaFuncSetAttribute, cudaOccupancyMaxPotentialBlockSize),
+    // not to launch it. A call is visited before its arguments.
+    if (const FunctionDecl *FD = C->getDirectCallee()) {
+      StringRef N = FD->getName();
+      if (N.starts_with("cudaFunc") || N.starts_with("cudaOccupancy"))
+        for (const Expr *A : C->arguments())
+          Queried.insert(A->IgnoreParenImpCasts());
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || E->getBeginLoc().isInvalid())
+      return true;
+    for (const Expr *Q : Queried)
+      if (stripCasts(Q) == E ||
+          (isa<UnaryOperator>(stripCasts(Q)) &&
+           stripCasts(cast<UnaryOperator>(stripCasts(Q))->getSubExpr()) == E))
+        return true;
+    SourceSpan S = Text.span(E->getSourceRange());
+    for (const LaunchSite &L : Launches)
+      if (S.BeginOffset >= L.Span.BeginOffset &&
+          S.EndOffset <= L.Span.EndOffset && !L.Span.Begin.empty())
+        return true;
+    FD = templatePattern(FD);
+    if (const FunctionDecl *Def = FD->getDefinition())
+      FD = Def;
+    Escapes[Text.location(FD->getLocation())].push_back(
+        Text.location(E->getBeginLoc()));
+    return true;
+  }
+
+private:
+  const SourceText &Text;
+  const std::vector<LaunchSite> &Launches;
+  DenseSet<const Expr *> Queried;
+};
+
+} // namespace
+
+std::map<std::string, std::vector<std::string>>
+collectKernelEscapes(ASTContext &HostCtx, const SourceText &Text,
+                     const std::vector<LaunchSite> &Launches) {
+  KernelReferenceFinder F(Text, Launches);
+  F.TraverseDecl(HostCtx.getTranslationUnitDecl());
+  return std::move(F.Escapes);
+}
 
 std::vector<LaunchSite> collectLaunches(ASTContext &HostCtx,
                                         const SourceText &Text) {

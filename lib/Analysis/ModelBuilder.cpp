@@ -1,5 +1,6 @@
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/BodyAnalysis.h"
+#include "cro/Analysis/GridStride.h"
 #include "cro/Analysis/KernelCollector.h"
 #include "cro/Analysis/LaunchAnalysis.h"
 #include "cro/Analysis/LoopShape.h"
@@ -53,7 +54,14 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
     }
   }
 
-  for (LaunchSite &L : collectLaunches(PF.Host->getASTContext(), HostText)) {
+  std::vector<LaunchSite> Launches =
+      collectLaunches(PF.Host->getASTContext(), HostText);
+  std::map<std::string, std::vector<std::string>> Escapes =
+      collectKernelEscapes(PF.Host->getASTContext(), HostText, Launches);
+  for (Entry &E : Entries)
+    if (auto It = Escapes.find(E.Info.Location); It != Escapes.end())
+      E.Info.AddressTaken = It->second;
+  for (LaunchSite &L : Launches) {
     for (Entry &E : Entries) {
       if (E.Info.Location == L.KernelLocation ||
           (L.KernelLocation.empty() && E.Info.Name == L.Kernel)) {
@@ -67,6 +75,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
     // The thread mapping needs the launches: `blockIdx.x * TILE +
     // threadIdx.x` is the global index only when TILE is the block extent.
     analyzeThreadMapping(E.Decl, *E.Text, E.Info);
+    analyzeGridStride(E.Decl, *E.Text, E.Info);
     analyzeLoopShapes(E.Decl, *E.Text, E.Info);
     analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
     std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),

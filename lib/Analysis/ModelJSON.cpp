@@ -54,6 +54,8 @@ json::Value toJSON(const ValueOrigin &V) {
     O["defined_outside_main_file"] = true;
   if (!V.Via.empty())
     O["via"] = strings(V.Via);
+  if (!V.ReadElsewhere.empty())
+    O["read_elsewhere"] = V.ReadElsewhere;
   if (!V.InstantiatedValues.empty()) {
     json::Array A;
     for (int64_t X : V.InstantiatedValues)
@@ -296,6 +298,7 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"work", toJSON(M.Work)},
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},
+                      {"outside_writes", strings(M.OutsideWrites)},
                       {"reduction", std::move(Reduction)}};
 }
 
@@ -303,6 +306,15 @@ json::Value toJSON(const KernelInfo &K) {
   return json::Object{
       {"thread_dims_used", strings(K.ThreadDimsUsed)},
       {"thread_mapping", toJSON(K.Mapping)},
+      {"address_taken", strings(K.AddressTaken)},
+      {"cluster_dims", K.ClusterDims.empty() ? json::Value(nullptr)
+                                             : json::Value(K.ClusterDims)},
+      {"grid_stride",
+       json::Object{{"loops", strings(K.GridStride.Loops)},
+                    {"free_dims", strings(K.GridStride.FreeDims)},
+                    {"reason", K.GridStride.Reason.empty()
+                                   ? json::Value(nullptr)
+                                   : json::Value(K.GridStride.Reason)}}},
       {"name", K.Name},
       {"location", K.Location},
       {"span", toJSON(K.Span)},
@@ -313,7 +325,9 @@ json::Value toJSON(const KernelInfo &K) {
                             ? json::Value(json::Object{
                                   {"span", toJSON(K.Bounds->Span)},
                                   {"max_threads", toJSON(K.Bounds->MaxThreads)},
-                                  {"min_blocks", toJSON(K.Bounds->MinBlocks)}})
+                                  {"min_blocks", toJSON(K.Bounds->MinBlocks)},
+                                  {"max_blocks_per_cluster",
+                                   toJSON(K.Bounds->MaxBlocksPerCluster)}})
                             : json::Value(nullptr)},
       {"launches", arrayOf(K.Launches)},
       {"loops", arrayOf(K.Loops)},

@@ -88,6 +88,8 @@ public:
                const std::function<SourceSpan(const Stmt *)> &Span)
       : Text(Text), Span(Span) {}
   std::vector<ThreadMapping::Return> Returns;
+  /// A lambda's return leaves the lambda, not the kernel.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool VisitReturnStmt(ReturnStmt *S) {
     Returns.push_back({Span(S), Nest > 0});
     return true;
@@ -262,6 +264,38 @@ public:
           return refuse("'" + P->getNameAsString() +
                         "' is computed from a thread index before '" +
                         I.Name + "' is declared");
+
+    // Thread-private state the work changes but does not declare (a
+    // parameter, a local of the prefix): run once per output, each output
+    // would start from the value the previous one left.
+    for (const Stmt *S : Rest)
+      for (const auto &[V, Sites] : modificationSites(S)) {
+        if (!V->hasLocalStorage())
+          continue; // memory shared by the grid, not the thread's own
+        // `int k;` before `for (k = 0; ...)`: its value on entry is
+        // indeterminate, so a well-defined kernel writes it before reading
+        // it, in every output.
+        if (!isa<ParmVarDecl>(V) && !V->hasInit() &&
+            V->getType()->isScalarType())
+          continue;
+        SourceSpan Decl = Text.span(V->getSourceRange());
+        bool Inside = false;
+        for (const Stmt *R : Rest)
+          Inside |= Decl.BeginOffset >= stmtSpan(R).BeginOffset &&
+                    Decl.EndOffset <= stmtSpan(R).EndOffset;
+        if (Inside)
+          continue;
+        std::string Where;
+        for (SourceLocation L : Sites)
+          if (L.isValid()) {
+            Where = " at " + Text.location(L);
+            break;
+          }
+        M.OutsideWrites.push_back(
+            "'" + V->getNameAsString() + "'" +
+            (isa<ParmVarDecl>(V) ? " (a parameter)" : "") + Where);
+      }
+    std::sort(M.OutsideWrites.begin(), M.OutsideWrites.end());
 
     std::vector<const Stmt *> Work = Rest;
     M.GuardKind = "none";

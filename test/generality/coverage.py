@@ -6,8 +6,9 @@ Runs `cuda-rewrite-opt FILE --analyze` on every program the manifests
 kernels it offers a knob. The block-size share is taken over the kernels the
 manifest marks `block_size_changeable` (a kernel whose block shape cannot
 legally change is not a miss when it gets no knob); the thread-mapping
-transforms (coarsen, vectorize) over the kernels with a thread mapping
-("1d", "2d", "3d").
+transforms over the kernels they apply to: vectorize over those with a
+thread mapping ("1d", "2d", "3d"), coarsen over those and the grid-stride
+kernels.
 
     coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--list] [--table]
 
@@ -26,6 +27,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MAPPED = {"1d", "2d", "3d"}
+# Coarsening also applies to a kernel whose work is grid-stride loops (it
+# launches fewer blocks); vectorizing does not.
+COARSENABLE = MAPPED | {"grid-stride"}
 
 
 def load_manifests():
@@ -97,7 +101,7 @@ def main():
     summary = {}
     for transform, eligible in [
             ("block-size", lambda r: r["block_size_changeable"]),
-            ("coarsen", lambda r: r["mapping"] in MAPPED),
+            ("coarsen", lambda r: r["mapping"] in COARSENABLE),
             ("vectorize", lambda r: r["mapping"] in MAPPED),
             ("read-only", lambda r: True),
             ("unroll", lambda r: r["loops"] > 0),

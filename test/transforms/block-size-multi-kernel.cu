@@ -4,7 +4,7 @@
 // kernel's own block, that the grid covers the same indices, and that a
 // block-strided loop covers any length.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
-// RUN: echo '{"scale_pass.block": 64, "shift_pass.block": 512, "block_partial.block": 128, "fold_partials.block": 32}' > %t.json
+// RUN: echo '{"scale_pass.block": 64, "shift_pass.block": 512, "fold_partials.block": 32}' > %t.json
 // RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLY
 #include <cuda_runtime.h>
 
@@ -88,7 +88,9 @@ void passes(float *buf, float *partials, float *total, unsigned len) {
 
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "scale_pass.block"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "shift_pass.block"
-// CHECK-DAG: knobs[{{[0-9]+}}].id = "block_partial.block"
+// One partial per block into a buffer the caller sized: another block size
+// writes another number of partials.
+// CHECK-DAG: reason = "the kernel writes 'partials[blockIdx.x]' at {{.*}}block-size-multi-kernel.cu:40:5, one element per block along x: with the grid following the block size, another block size writes another number of them, beyond buffers sized for the original grid"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "fold_partials.block"
 // CHECK-DAG: derived.round_up.begin = "{{.*}}block-size-multi-kernel.cu:70:3"
 // CHECK-DAG: reason = "grid dimension x at {{.*}}block-size-multi-kernel.cu:86:3 is rounded up by a separate statement that divides by the number 128 again; the tool recomputes a grid in one expression"
@@ -100,15 +102,12 @@ void passes(float *buf, float *partials, float *total, unsigned len) {
 // APPLY: unsigned at = blockIdx.x * scale_pass_TPB + threadIdx.x;
 // APPLY: #define shift_pass_TPB 512
 // APPLY: unsigned at = blockIdx.x * shift_pass_TPB + threadIdx.x;
-// APPLY: #define block_partial_FOLD 128
-// APPLY: __shared__ float part[block_partial_FOLD];
 // APPLY: #define fold_partials_FOLD 32
 // APPLY: __shared__ float part[fold_partials_FOLD];
 // APPLY: int nblk = len / TPB;
 // APPLY-NEXT: if (len % TPB != 0) {
 // APPLY: scale_pass<<<dim3((len + scale_pass_TPB - 1) / scale_pass_TPB), dim3(scale_pass_TPB)>>>(buf, len, 2.0f);
 // APPLY-NEXT: shift_pass<<<dim3((len + shift_pass_TPB - 1) / shift_pass_TPB), dim3(shift_pass_TPB)>>>(buf, len, 1.0f);
-// The grid variable is also the second pass's count: both follow the copy.
-// APPLY: unsigned parts = (len + block_partial_FOLD - 1) / block_partial_FOLD;
-// APPLY-NEXT: block_partial<<<parts, block_partial_FOLD>>>(buf, partials, len);
+// APPLY: unsigned parts = (len + FOLD - 1) / FOLD;
+// APPLY-NEXT: block_partial<<<parts, FOLD>>>(buf, partials, len);
 // APPLY-NEXT: fold_partials<<<1, fold_partials_FOLD>>>(partials, total, parts);

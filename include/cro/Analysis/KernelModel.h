@@ -83,6 +83,11 @@ struct ValueOrigin {
   bool DefinedOutsideMainFile = false;
   std::optional<int64_t> Value; ///< when known at compile time
   std::vector<std::string> Via; ///< local variables followed to the origin
+  /// Where the launching function reads one of Via other than in a launch
+  /// configuration (`cudaMalloc(&p, blocks * 256 * 4)`, a printf): a rewrite
+  /// of that variable's initializer would change those reads too. "" when
+  /// it reads them nowhere else.
+  std::string ReadElsewhere;
   std::vector<int64_t> InstantiatedValues; ///< per template instantiation
   /// The resolved expression reads nothing the launching function changes
   /// (no modified local, no memory, only pure calls such as ceil), so it
@@ -328,6 +333,11 @@ struct ThreadMapping {
   /// path through the work accesses, to its end or to a return: a thread
   /// inside the guard certainly reads or writes those.
   std::vector<std::string> MustAccesses;
+  /// Thread-private variables declared before the work (parameters, locals
+  /// of the prefix) that the work changes, e.g. "'out' (a parameter) at
+  /// k.cu:9:5": a thread that runs the work for several outputs would carry
+  /// the change from one to the next.
+  std::vector<std::string> OutsideWrites;
   /// threadIdx/blockIdx/gridDim read outside the index variables, e.g.
   /// "threadIdx.x at k.cu:7:3".
   std::vector<std::string> StrayBuiltins;
@@ -339,6 +349,18 @@ struct ThreadMapping {
         return &V;
     return nullptr;
   }
+};
+
+/// Where the number of blocks does not change what a kernel computes (see
+/// GridStride.h): its work is a set of grid-stride loops.
+struct GridStrideInfo {
+  std::vector<std::string> Loops; ///< Ids of the grid-stride loops, any dim
+  /// Dimensions ("x", "y", "z") whose grid extent is free: any number of
+  /// blocks >= 1 along them computes the same outputs.
+  std::vector<std::string> FreeDims;
+  /// Why a dimension that has grid-stride loops is not free ("" when every
+  /// such dimension is, or when the kernel has none).
+  std::string Reason;
 };
 
 struct KernelInfo {
@@ -361,10 +383,16 @@ struct KernelInfo {
   /// written; Kind "default" for omitted arguments.
   struct LaunchBounds {
     SourceSpan Span;
-    ValueOrigin MaxThreads, MinBlocks;
+    ValueOrigin MaxThreads, MinBlocks, MaxBlocksPerCluster;
   };
   std::optional<LaunchBounds> Bounds;
+  /// `__cluster_dims__(...)` as written ("" when the kernel has none): its
+  /// grid must stay a multiple of the cluster shape.
+  std::string ClusterDims;
   std::vector<LaunchSite> Launches;
+  /// Where the host names the kernel other than as a launch's callee
+  /// (`fp = kernel;`): launches through that pointer are not in Launches.
+  std::vector<std::string> AddressTaken;
   std::vector<LoopInfo> Loops;
   std::vector<AccessInfo> Accesses;
   std::vector<SharedArrayInfo> SharedArrays;
@@ -385,6 +413,7 @@ struct KernelInfo {
   std::vector<BlockCoupling>
       HardcodedSize; ///< literals equal to the block size
   ThreadMapping Mapping;
+  GridStrideInfo GridStride;
 };
 
 /// "ns::k" -> "k"; a name without a scope is returned as it is.
