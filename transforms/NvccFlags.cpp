@@ -32,7 +32,7 @@ const std::vector<FlagKnob> &flagKnobs() {
          std::optional<StringRef> S = V.getAsString();
          if (!S || *S == "default")
            return {};
-         return {"-Xptxas", ("-dlcm=" + *S).str()};
+         return {("-Xptxas=-dlcm=" + *S).str()};
        }},
       {"nvcc.ptxas_opt",
        false,
@@ -41,7 +41,7 @@ const std::vector<FlagKnob> &flagKnobs() {
          std::optional<int64_t> N = V.getAsInteger();
          if (!N || *N == 3)
            return {};
-         return {"-Xptxas", "-O" + std::to_string(*N)};
+         return {"-Xptxas=-O" + std::to_string(*N)};
        }},
       {"nvcc.extra_device_vectorization",
        false,

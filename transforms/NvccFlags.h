@@ -7,8 +7,10 @@
 namespace cro {
 
 /// File-wide knobs for nvcc flags that keep results bit-identical:
-/// `nvcc.dlcm` (-Xptxas -dlcm=ca|cg: cache global loads in L1 or not),
-/// `nvcc.ptxas_opt` (-Xptxas -O0..3), `nvcc.extra_device_vectorization`.
+/// `nvcc.dlcm` (-Xptxas=-dlcm=ca|cg: cache global loads in L1 or not),
+/// `nvcc.ptxas_opt` (-Xptxas=-O0..3), `nvcc.extra_device_vectorization`.
+/// Each flag is one argument (`-Xptxas=...`): two knobs that each pass an
+/// option to ptxas must not share one `-Xptxas`, which takes one value.
 /// Flags that change numerical results -- `nvcc.use_fast_math`, `nvcc.ftz`,
 /// `nvcc.prec_div`, `nvcc.prec_sqrt`, `nvcc.fmad` -- are offered only with
 /// --allow-fast-math, and are listed as refused otherwise.

@@ -412,6 +412,11 @@ std::string remapRefusalBesidesBuiltins(const KernelInfo &K) {
     if (R.InLoop)
       return "the kernel returns from inside a loop or switch at " +
              R.Span.Begin;
+  if (!K.Mapping.Conditionals.empty())
+    return "the body holds a preprocessor conditional (" +
+           K.Mapping.Conditionals.front() +
+           "); the analysis sees only the branch this parse took, and a "
+           "remapped body must hold for every branch";
   if (!K.Mapping.OutsideWrites.empty())
     return "the work changes " + K.Mapping.OutsideWrites.front() +
            ", declared outside it: a thread computing several outputs "

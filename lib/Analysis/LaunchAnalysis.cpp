@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -64,6 +65,37 @@ public:
     if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCasts(E)))
       if (isa<VarDecl>(DRE->getDecl()))
         A.BaseVariable = DRE->getDecl()->getNameAsString();
+    // The variable the pointer points into: through `p + k`, `&p[k]`, casts
+    // and unmodified local pointers initialized so.
+    const Expr *X = E;
+    for (unsigned Step = 0; X && Step < 8; ++Step) {
+      X = stripCasts(X->IgnoreParenImpCasts());
+      if (const auto *BO = dyn_cast<BinaryOperator>(X);
+          BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+        X = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                      : BO->getRHS();
+        continue;
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(X);
+          UO && UO->getOpcode() == UO_AddrOf)
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(
+                UO->getSubExpr()->IgnoreParenImpCasts())) {
+          X = AS->getBase();
+          continue;
+        }
+      const auto *DRE = dyn_cast<DeclRefExpr>(X);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD)
+        break;
+      if (VD->getType()->isPointerType() && followable(VD)) {
+        X = VD->getInit();
+        continue;
+      }
+      A.Root = VD->getNameAsString();
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+        A.CallerParam = P->getFunctionScopeIndex();
+      break;
+    }
     return A;
   }
 
@@ -1219,11 +1251,65 @@ collectKernelEscapes(ASTContext &HostCtx, const SourceText &Text,
   return std::move(F.Escapes);
 }
 
+namespace {
+
+/// Every call in the main file of the functions that launch kernels with
+/// their own parameters: what those parameters point to.
+class CallerCallFinder : public RecursiveASTVisitor<CallerCallFinder> {
+public:
+  CallerCallFinder(const SourceText &Text, std::set<std::string> Callers)
+      : Text(Text), Callers(std::move(Callers)) {}
+  std::map<std::string, std::vector<std::vector<LaunchSite::Argument>>>
+      Calls;
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Current;
+    Current = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Current = Saved;
+    return R;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || !Current || !Text.inMainFile(C->getBeginLoc()))
+      return true;
+    std::string Name = qualifiedName(FD);
+    if (!Callers.count(Name))
+      return true;
+    ConfigClassifier CC(Text, Current);
+    std::vector<LaunchSite::Argument> Args;
+    for (const Expr *A : C->arguments())
+      Args.push_back(CC.argument(A));
+    Calls[Name].push_back(std::move(Args));
+    return true;
+  }
+
+private:
+  const SourceText &Text;
+  std::set<std::string> Callers;
+  const FunctionDecl *Current = nullptr;
+};
+
+} // namespace
+
 std::vector<LaunchSite> collectLaunches(ASTContext &HostCtx,
                                         const SourceText &Text) {
   LaunchFinder F(Text);
   F.TraverseDecl(HostCtx.getTranslationUnitDecl());
-  return F.takeSites();
+  std::vector<LaunchSite> Sites = F.takeSites();
+  std::set<std::string> Callers;
+  for (const LaunchSite &L : Sites)
+    for (const LaunchSite::Argument &A : L.Args)
+      if (A.CallerParam >= 0)
+        Callers.insert(L.Caller);
+  if (!Callers.empty()) {
+    CallerCallFinder CF(Text, Callers);
+    CF.TraverseDecl(HostCtx.getTranslationUnitDecl());
+    for (LaunchSite &L : Sites)
+      if (Callers.count(L.Caller))
+        L.CallerCalls = CF.Calls[L.Caller];
+  }
+  return Sites;
 }
 
 } // namespace cro

@@ -110,6 +110,13 @@ json::Value toJSON(const LaunchSite &L) {
                       {"shared_mem", toJSON(L.SharedMem)},
                       {"stream", strOrNull(L.Stream)},
                       {"args", argsJSON(L.Args)},
+                      {"caller_calls",
+                       [&] {
+                         json::Array Calls;
+                         for (const auto &C : L.CallerCalls)
+                           Calls.push_back(argsJSON(C));
+                         return Calls;
+                       }()},
                       {"loop_depth", L.LoopDepth},
                       {"in_loop", L.LoopDepth > 0},
                       {"in_template", L.InTemplate}};
@@ -225,8 +232,12 @@ json::Value toJSON(const BlockCoupling &C) {
 json::Value argsJSON(const std::vector<LaunchSite::Argument> &Args) {
   json::Array A;
   for (const LaunchSite::Argument &X : Args)
-    A.push_back(json::Object{{"text", X.Text},
-                             {"base_variable", strOrNull(X.BaseVariable)}});
+    A.push_back(json::Object{
+        {"text", X.Text},
+        {"base_variable", strOrNull(X.BaseVariable)},
+        {"root", strOrNull(X.Root)},
+        {"caller_param", X.CallerParam >= 0 ? json::Value(X.CallerParam)
+                                            : json::Value(nullptr)}});
   return A;
 }
 
@@ -299,6 +310,7 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},
                       {"outside_writes", strings(M.OutsideWrites)},
+                      {"conditionals", strings(M.Conditionals)},
                       {"reduction", std::move(Reduction)}};
 }
 

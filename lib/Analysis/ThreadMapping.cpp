@@ -739,6 +739,41 @@ private:
 
 } // namespace
 
+namespace {
+
+/// `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else` lines inside the kernel's
+/// body: the AST holds only the branch this parse took.
+std::vector<std::string> bodyConditionals(const FunctionDecl *Kernel,
+                                          const SourceText &Text,
+                                          const KernelInfo &Info) {
+  std::vector<std::string> Out;
+  const SourceManager &SM = Kernel->getASTContext().getSourceManager();
+  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  unsigned B = Info.BodySpan.BeginOffset, E = Info.BodySpan.EndOffset;
+  if (E <= B || E > Buf.size())
+    return Out;
+  for (size_t At = B; At < E;) {
+    size_t Eol = Buf.find('\n', At);
+    StringRef Line = Buf.slice(At, std::min<size_t>(Eol, E)).ltrim();
+    if (Line.consume_front("#")) {
+      Line = Line.ltrim();
+      for (StringRef D : {"ifdef", "ifndef", "if", "elif", "else"})
+        if (Line.starts_with(D)) {
+          Out.push_back("#" + D.str() + " at " +
+                        Text.location(SM.getComposedLoc(SM.getMainFileID(),
+                                                        At)));
+          break;
+        }
+    }
+    if (Eol == StringRef::npos)
+      break;
+    At = Eol + 1;
+  }
+  return Out;
+}
+
+} // namespace
+
 void analyzeThreadMapping(const FunctionDecl *Kernel, const SourceText &Text,
                           KernelInfo &Info) {
   Info.Mapping = ThreadMapping();
@@ -746,6 +781,7 @@ void analyzeThreadMapping(const FunctionDecl *Kernel, const SourceText &Text,
     Info.Mapping.Reason = "the kernel is defined outside the input file";
     return;
   }
+  Info.Mapping.Conditionals = bodyConditionals(Kernel, Text, Info);
   MappingBuilder(Text, Info).build(Kernel);
 }
 

@@ -23,6 +23,11 @@ Error EditSet::replace(unsigned Offset, unsigned Length, StringRef Text) {
   if (Offset + Length > Source.size())
     return createStringError(inconvertibleErrorCode(),
                              "edit by " + Origin + " is outside the file");
+  // "At the end of the line" in a CRLF file means before its "\r\n", not
+  // between the two.
+  if (Length == 0 && Offset > 0 && Offset < Source.size() &&
+      Source[Offset - 1] == '\r' && Source[Offset] == '\n')
+    --Offset;
   for (const Edit &E : Edits) {
     if (E.Offset == Offset && E.Length == Length && E.Text == Text)
       return Error::success(); // the same change, asked for twice
@@ -52,7 +57,35 @@ void EditSet::addFlag(StringRef Flag) {
     Flags.push_back(Flag.str());
 }
 
+bool usesCRLF(StringRef Source) {
+  size_t CRLF = 0, LF = 0;
+  for (size_t I = 0; I < Source.size(); ++I)
+    if (Source[I] == '\n')
+      ++(I > 0 && Source[I - 1] == '\r' ? CRLF : LF);
+  return CRLF > LF;
+}
+
+namespace {
+
+/// Text with its line breaks written as Source writes them.
+std::string withLineEndings(StringRef Text, bool CRLF) {
+  if (!CRLF)
+    return Text.str();
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\n' && (I == 0 || Text[I - 1] != '\r'))
+      Out += '\r';
+    Out += Text[I];
+  }
+  return Out;
+}
+
+} // namespace
+
 Expected<clang::tooling::Replacements> EditSet::replacements() const {
+  // Inserted lines end as the file's own do (a CRLF file stays CRLF, and its
+  // diff applies).
+  bool CRLF = usesCRLF(Source);
   // Stable sort keeps insertions at one offset in the order they were made.
   std::vector<Edit> Sorted = Edits;
   std::stable_sort(Sorted.begin(), Sorted.end(),
@@ -77,8 +110,8 @@ Expected<clang::tooling::Replacements> EditSet::replacements() const {
       }
       ++J;
     }
-    if (Error E =
-            R.add(clang::tooling::Replacement(FilePath, Offset, Length, Text)))
+    if (Error E = R.add(clang::tooling::Replacement(
+            FilePath, Offset, Length, withLineEndings(Text, CRLF))))
       return std::move(E);
     I = J;
   }

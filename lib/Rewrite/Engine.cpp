@@ -149,8 +149,13 @@ std::string variantFileText(const Variant &V) {
   std::string Flags;
   for (const std::string &F : V.NvccFlags)
     Flags += " " + F;
-  return "// cuda-rewrite-opt: build this variant with nvcc" + Flags + "\n" +
-         V.Source;
+  // A UTF-8 byte-order mark stays the file's first bytes (nvcc reads one
+  // elsewhere as an identifier); the line ends as the file's lines do.
+  StringRef Src = V.Source;
+  StringRef BOM = Src.starts_with("\xEF\xBB\xBF") ? Src.take_front(3) : "";
+  return BOM.str() + "// cuda-rewrite-opt: build this variant with nvcc" +
+         Flags + (usesCRLF(Src) ? "\r\n" : "\n") +
+         Src.drop_front(BOM.size()).str();
 }
 
 } // namespace cro

@@ -23,6 +23,17 @@ void run(const float4 *in, float3 *out, Pair *pairs, int n) {
   k<<<(n + 255) / 256, 256>>>(in, out, pairs, n);
 }
 
+// run's pointers point to distinct buffers.
+void caller(int n) {
+  float4 *in;
+  float3 *out;
+  Pair *pairs;
+  cudaMalloc(&in, n * sizeof(float4));
+  cudaMalloc(&out, n * sizeof(float3));
+  cudaMalloc(&pairs, n * sizeof(Pair));
+  run(in, out, pairs, n);
+}
+
 // CHECK-DAG: kernels[0].params[0].access = "read"
 // CHECK-DAG: kernels[0].params[1].access = "write"
 // CHECK-DAG: kernels[0].params[2].access = "write"

@@ -20,6 +20,6 @@ __global__ void k(float *v) { v[threadIdx.x] = 1.0f / v[threadIdx.x]; }
 // CHECK-DAG: reason = "nvcc.prec_div changes numerical results; pass --allow-fast-math to tune it"
 // FAST-DAG: "nvcc.use_fast_math"
 // FAST-DAG: "nvcc.prec_div"
-// APPLIED: // cuda-rewrite-opt: build this variant with nvcc -Xptxas -dlcm=ca -Xptxas -O2
+// APPLIED: // cuda-rewrite-opt: build this variant with nvcc -Xptxas=-dlcm=ca -Xptxas=-O2
 // REFUSED: error: unknown knob 'nvcc.use_fast_math'
 // FASTAPPLIED: // cuda-rewrite-opt: build this variant with nvcc -use_fast_math

@@ -140,6 +140,21 @@ void run(const unsigned char *d, const int *v, unsigned int *b,
   aliased<<<1, 256>>>(d, b, b, o);
 }
 
+// run's pointers point to distinct buffers.
+void caller(int n) {
+  unsigned char *d;
+  int *v;
+  unsigned int *b, *c, *o;
+  unsigned long long *s;
+  cudaMalloc(&d, n);
+  cudaMalloc(&v, n * sizeof(int));
+  cudaMalloc(&b, 256 * sizeof(unsigned int));
+  cudaMalloc(&s, 256 * sizeof(unsigned long long));
+  cudaMalloc(&c, 256 * sizeof(unsigned int));
+  cudaMalloc(&o, 256 * sizeof(unsigned int));
+  run(d, v, b, s, c, o, n);
+}
+
 // The value of a statement expression is its last statement's.
 __global__ void stmt_expr(const unsigned char *d, unsigned int *bins,
                           unsigned int *out) {
@@ -173,7 +188,7 @@ __global__ void over(const unsigned char *d, unsigned int *bins) {
 // KNOBS-DAG: reason = "the kernel has inline assembly at {{.*}}privatize.cu:120:5, which may end a thread before the barrier"
 // KNOBS-DAG: reason = "the kernel uses dynamic shared memory ('stage'), whose size at launch the tool cannot add to"
 // KNOBS-DAG: reason = "'b' is passed twice at {{.*}}privatize.cu:140:3; pass --assume-no-alias to privatize anyway"
-// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:146:25 is used, and a private copy would return another"
+// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:161:25 is used, and a private copy would return another"
 // KNOBS-DAG: reason = "the kernel's name is overloaded in this file, so the knob could not say which kernel it rewrites"
 
 // CHECK:      __global__ void histogram(const unsigned char *data, unsigned int *bins, int n) {

@@ -25,6 +25,15 @@ __global__ void axpy(float a, float *x, const float *y, float *out, int n) {
   if (i < n) out[i] = a * x[i] + y[i];
 }
 
+// What run's pointers point to: three distinct buffers.
+void caller(int n) {
+  float *x, *y, *out;
+  cudaMalloc(&x, n * sizeof(float));
+  cudaMalloc(&y, n * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  run(2.0f, x, y, out, n);
+}
+
 
 
 

@@ -154,8 +154,18 @@ struct LaunchSite {
   struct Argument {
     std::string Text;
     std::string BaseVariable; ///< a plain variable passed as is, else ""
+    /// The variable a pointer argument points into, through unmodified
+    /// local pointers initialized from it (`float *b = a + 1;` -> "a"); ""
+    /// when it is not a plain variable.
+    std::string Root;
+    /// Root is this parameter (its index) of the launching function: what
+    /// it points to is what that function's callers pass.
+    int CallerParam = -1;
   };
   std::vector<Argument> Args; ///< the kernel's arguments (when visible)
+  /// The arguments of every call of the launching function in this file
+  /// (filled when an argument's Root is one of its parameters).
+  std::vector<std::vector<Argument>> CallerCalls;
   unsigned LoopDepth = 0;     ///< number of enclosing loops in the caller
   bool InTemplate = false;    ///< the caller is a template
 };
@@ -338,6 +348,9 @@ struct ThreadMapping {
   /// k.cu:9:5": a thread that runs the work for several outputs would carry
   /// the change from one to the next.
   std::vector<std::string> OutsideWrites;
+  /// Preprocessor conditionals in the kernel's body ("#if at k.cu:4:1"):
+  /// the model describes only the branch this parse took.
+  std::vector<std::string> Conditionals;
   /// threadIdx/blockIdx/gridDim read outside the index variables, e.g.
   /// "threadIdx.x at k.cu:7:3".
   std::vector<std::string> StrayBuiltins;

@@ -18,6 +18,10 @@
 
 namespace cro {
 
+/// True when most of Source's line breaks are "\r\n": lines the tool adds
+/// are written so too.
+bool usesCRLF(llvm::StringRef Source);
+
 struct Edit {
   unsigned Offset = 0;
   unsigned Length = 0;
