@@ -43,16 +43,22 @@ bool freeDim(const KernelInfo &K, StringRef Dim) {
   return llvm::is_contained(K.GridStride.FreeDims, Dim);
 }
 
-/// A kernel whose work is grid-stride loops is coarsened by launching fewer
-/// blocks: the loops hand each thread more indices (GridStride.h says when
-/// that computes the same outputs).
-void describeGridStride(const RewriteContext &Ctx, const KernelInfo &K,
-                        KnobSink &Out) {
+/// K's coarsen knob with only its default, "none".
+Knob emptyCoarsenKnob(const KernelInfo &K) {
   Knob Kn;
   Kn.Id = K.Name + ".coarsen";
   Kn.Kernel = K.Name;
   Kn.Default = "none";
   Kn.Values = {"none"};
+  return Kn;
+}
+
+/// A kernel whose work is grid-stride loops is coarsened by launching fewer
+/// blocks: the loops hand each thread more indices (GridStride.h says when
+/// that computes the same outputs).
+void describeGridStride(const RewriteContext &Ctx, const KernelInfo &K,
+                        KnobSink &Out) {
+  Knob Kn = emptyCoarsenKnob(K);
   std::string Refusals;
   for (const std::string &D : K.GridStride.FreeDims) {
     if (std::string R = gridStrideShrinkRefusal(Ctx, K, D); !R.empty()) {
@@ -79,11 +85,7 @@ void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
     return Out.refuse(K.Name, K.GridStride.Reason, K.Location);
   if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
     return Out.refuse(K.Name, Why, K.Location);
-  Knob Kn;
-  Kn.Id = K.Name + ".coarsen";
-  Kn.Kernel = K.Name;
-  Kn.Default = "none";
-  Kn.Values = {"none"};
+  Knob Kn = emptyCoarsenKnob(K);
   std::string Refusals;
   for (const ThreadIndexVar &V : K.Mapping.IndexVars) {
     if (V.Dim == "z")
