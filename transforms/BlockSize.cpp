@@ -717,19 +717,28 @@ BlockSize::currentShape(const KernelInfo &K) {
   return Shape;
 }
 
-std::optional<int64_t>
-BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
-  std::vector<int64_t> S;
-  if (const json::Value *V = Config.value(K.Name + ".block"))
-    S = shapeOf(*V);
-  else if (std::optional<std::vector<int64_t>> C = currentShape(K))
-    S = *C;
+namespace {
+std::optional<int64_t> threadsOf(const std::vector<int64_t> &S) {
   if (S.empty())
     return std::nullopt;
   int64_t T = 1;
   for (int64_t X : S)
     T *= X;
   return T;
+}
+} // namespace
+
+std::optional<int64_t>
+BlockSize::currentThreadsPerBlock(const KernelInfo &K) {
+  std::optional<std::vector<int64_t>> C = currentShape(K);
+  return C ? threadsOf(*C) : std::nullopt;
+}
+
+std::optional<int64_t>
+BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
+  if (const json::Value *V = Config.value(K.Name + ".block"))
+    return threadsOf(shapeOf(*V));
+  return currentThreadsPerBlock(K);
 }
 
 void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,

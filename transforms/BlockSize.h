@@ -34,6 +34,8 @@ public:
                                                 const ResolvedConfig &Config);
   /// The launches' current block shape, when constant and all equal.
   static std::optional<std::vector<int64_t>> currentShape(const KernelInfo &K);
+  /// Threads per block of that shape (nullopt as for currentShape).
+  static std::optional<int64_t> currentThreadsPerBlock(const KernelInfo &K);
 };
 
 } // namespace cro

@@ -77,12 +77,7 @@ Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
   if (!KI)
     return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
   std::optional<int64_t> Threads = BlockSize::threadsPerBlock(*KI, Config);
-  std::optional<int64_t> Original;
-  if (std::optional<std::vector<int64_t>> S = BlockSize::currentShape(*KI)) {
-    Original = 1;
-    for (int64_t D : *S)
-      *Original *= D;
-  }
+  std::optional<int64_t> Original = BlockSize::currentThreadsPerBlock(*KI);
   // The attribute as written stays unless the variant's block outgrows it,
   // or it is the block itself (`__launch_bounds__(256)` on 256-thread
   // launches) and the block changes: then it follows.

@@ -331,13 +331,18 @@ std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
     if (dimIndex(Dim) >= L.Grid.Dims.size())
       return "the launch at " + L.Location + " has no grid dimension " +
              Dim.str();
-    if (strideShrinkSite(Ctx, K, L, Dim) == StrideShrinkSite::None)
-      return "the grid at " + L.Location + " ('" + L.Grid.Text + "')" +
-             (sharedWithOtherKernel(Ctx, K,
-                                    L.Grid.Dims[dimIndex(Dim)].ResolvedSpan)
-                  ? " is shared with launches of other kernels and is not a "
-                    "variable the launch can divide"
-                  : " is not written in this file");
+    if (strideShrinkSite(Ctx, K, L, Dim) == StrideShrinkSite::None) {
+      const ValueOrigin &G = L.Grid.Dims[dimIndex(Dim)];
+      std::string Why =
+          G.ResolvedSpan.EndOffset <= G.ResolvedSpan.BeginOffset
+              ? " is not written in this file"
+          : sharedWithOtherKernel(Ctx, K, G.ResolvedSpan)
+              ? " is shared with launches of other kernels and is not a "
+                "variable the launch can divide"
+              : " is read elsewhere too (at " + G.ReadElsewhere +
+                    ") and is not a variable the launch can divide";
+      return "the grid at " + L.Location + " ('" + L.Grid.Text + "')" + Why;
+    }
   }
   return "";
 }
