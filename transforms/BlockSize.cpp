@@ -163,7 +163,7 @@ const AccessInfo *perBlockOutput(const KernelInfo &K, StringRef Dim) {
 bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   StringRef Src = Ctx.Source;
   if (K.Launches.empty())
-    return P.refuse("no launch of " + K.Name +
+    return P.refuse("no launch of " + K.Id +
                     " in this file: its block size is chosen elsewhere");
   if (std::string Why = gridChangeRefusal(K); !Why.empty())
     return P.refuse(Why, K.Location);
@@ -736,7 +736,7 @@ BlockSize::currentThreadsPerBlock(const KernelInfo &K) {
 
 std::optional<int64_t>
 BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
-  if (const json::Value *V = Config.value(K.Name + ".block"))
+  if (const json::Value *V = Config.value(K.Id + ".block"))
     return threadsOf(shapeOf(*V));
   return currentThreadsPerBlock(K);
 }
@@ -745,12 +745,12 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
                          KnobSink &Out) const {
   Plan P;
   if (!makePlan(Ctx, K, P)) {
-    Out.refuse(K.Name, P.Refusal, P.Where);
+    Out.refuse(K.Id, P.Refusal, P.Where);
     return;
   }
   Knob Kn;
-  Kn.Id = K.Name + ".block";
-  Kn.Kernel = K.Name;
+  Kn.Id = K.Id + ".block";
+  Kn.Kernel = K.Id;
   Kn.Default = P.RuntimeBlock ? json::Value("runtime") : shapeValue(P.Shape);
   Kn.Values = domain(P, Ctx.Target);
   Out.offer(std::move(Kn));
@@ -782,7 +782,7 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
                 Other.Id + " would need that grid shrunk: choose one of them");
   std::vector<int64_t> Shape = shapeOf(V);
   StringRef Src = Ctx.Source;
-  std::string Kernel = unqualifiedName(KI->Name).str();
+  std::string Kernel = identifierFragment(unqualifiedName(KI->Id));
 
   std::map<std::string, std::string> Copies; // symbol -> the kernel's copy
   for (const auto &[Name, Sym] : P.Symbols) {

@@ -33,7 +33,7 @@ std::optional<Coarsening> parse(const json::Value &V) {
 
 std::optional<Coarsening> coarsening(const KernelInfo &K,
                                      const ResolvedConfig &Config) {
-  const json::Value *V = Config.value(K.Name + ".coarsen");
+  const json::Value *V = Config.value(K.Id + ".coarsen");
   return V ? parse(*V) : std::nullopt;
 }
 
@@ -46,8 +46,8 @@ bool freeDim(const KernelInfo &K, StringRef Dim) {
 /// K's coarsen knob with only its default, "none".
 Knob emptyCoarsenKnob(const KernelInfo &K) {
   Knob Kn;
-  Kn.Id = K.Name + ".coarsen";
-  Kn.Kernel = K.Name;
+  Kn.Id = K.Id + ".coarsen";
+  Kn.Kernel = K.Id;
   Kn.Default = "none";
   Kn.Values = {"none"};
   return Kn;
@@ -69,7 +69,7 @@ void describeGridStride(const RewriteContext &Ctx, const KernelInfo &K,
       Kn.Values.push_back(D + std::to_string(F));
   }
   if (Kn.Values.size() == 1)
-    return Out.refuse(K.Name, Refusals, K.Location);
+    return Out.refuse(K.Id, Refusals, K.Location);
   Out.offer(std::move(Kn));
 }
 
@@ -82,9 +82,9 @@ void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
   // A kernel whose grid-stride loops depend on the grid: that is the
   // obstacle, not the missing thread index.
   if (!K.Mapping.Reason.empty() && !K.GridStride.Reason.empty())
-    return Out.refuse(K.Name, K.GridStride.Reason, K.Location);
+    return Out.refuse(K.Id, K.GridStride.Reason, K.Location);
   if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
-    return Out.refuse(K.Name, Why, K.Location);
+    return Out.refuse(K.Id, Why, K.Location);
   Knob Kn = emptyCoarsenKnob(K);
   std::string Refusals;
   for (const ThreadIndexVar &V : K.Mapping.IndexVars) {
@@ -104,7 +104,7 @@ void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
       Kn.Values.push_back(V.Dim + std::to_string(F) + "-contiguous");
   }
   if (Kn.Values.size() == 1)
-    return Out.refuse(K.Name, Refusals, K.Location);
+    return Out.refuse(K.Id, Refusals, K.Location);
   Out.offer(std::move(Kn));
 }
 

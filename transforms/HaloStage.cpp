@@ -155,7 +155,7 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
                const HaloPlan &P, const ResolvedConfig &Config, EditSet &Out) {
   auto Bad = [&](const Twine &Why) {
     return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K.Name + ": " + Why.str());
+                         "kernel " + K.Id + ": " + Why.str());
   };
   if (coarsening(K, Config))
     return Bad("coarsen and shared-stage both remap its threads");

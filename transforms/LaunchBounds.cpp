@@ -28,9 +28,9 @@ json::Value currentBounds(const KernelInfo &K) {
 void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {
   if (std::string Why = hiddenLaunchRefusal(K); !Why.empty())
-    return Out.refuse(K.Name, Why, K.AddressTaken.front());
+    return Out.refuse(K.Id, Why, K.AddressTaken.front());
   if (!BlockSize::currentShape(K)) {
-    Out.refuse(K.Name, K.Launches.empty()
+    Out.refuse(K.Id, K.Launches.empty()
                            ? "no launch in this file gives the block size "
                              "that the bound must match"
                            : "the block size is not a compile-time constant "
@@ -38,15 +38,15 @@ void LaunchBounds::describe(const RewriteContext &Ctx, const KernelInfo &K,
     return;
   }
   if (K.Bounds && !K.Bounds->MaxThreads.Value) {
-    Out.refuse(K.Name,
+    Out.refuse(K.Id,
                "the existing __launch_bounds__ is not a compile-time "
                "constant",
                K.Bounds->Span.Begin);
     return;
   }
   Knob Kn;
-  Kn.Id = K.Name + ".launch_bounds";
-  Kn.Kernel = K.Name;
+  Kn.Id = K.Id + ".launch_bounds";
+  Kn.Kernel = K.Id;
   Kn.Default = currentBounds(K);
   Kn.Values = {"none", "max", 1, 2, 3, 4, 8};
   Out.offer(std::move(Kn));

@@ -133,12 +133,6 @@ std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
     Why = std::move(Reason);
     return std::vector<Candidate>();
   };
-  unsigned SameName = 0;
-  for (const KernelInfo &Other : Ctx.Model.Kernels)
-    SameName += Other.Name == K.Name;
-  if (SameName > 1)
-    return Refuse("the kernel's name is overloaded in this file, so the knob "
-                  "could not say which kernel it rewrites");
   if (!K.Returns.empty())
     return Refuse("the kernel returns at " + K.Returns.front() +
                   ", and every thread must reach the barrier before the "
@@ -214,12 +208,12 @@ void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
     return; // nothing to privatize; not worth a refusal per kernel
   std::string Why;
   if (legalCandidates(Ctx, K, Why).empty()) {
-    Out.refuse(K.Name, Why);
+    Out.refuse(K.Id, Why);
     return;
   }
   Knob Kn;
-  Kn.Id = K.Name + ".privatize";
-  Kn.Kernel = K.Name;
+  Kn.Id = K.Id + ".privatize";
+  Kn.Kernel = K.Id;
   Kn.Default = false;
   Kn.Values = {false, true};
   Out.offer(std::move(Kn));

@@ -24,45 +24,45 @@ void ReadOnly::describe(const RewriteContext &Ctx, const KernelInfo &K,
     bool AnyReadOnly = false;
     for (const ParamInfo &P : K.Params)
       AnyReadOnly |= P.IsPointer && P.Access == "read";
-    Out.refuse(K.Name, AnyReadOnly ? "its read-only pointers are already "
+    Out.refuse(K.Id, AnyReadOnly ? "its read-only pointers are already "
                                      "const __restrict__"
                                    : "no pointer parameter is only read");
     return;
   }
   for (const ParamInfo *P : Edited) {
     if (!P->PlainPointerDeclarator) {
-      Out.refuse(K.Name, "parameter '" + P->Name +
+      Out.refuse(K.Id, "parameter '" + P->Name +
                              "' is not written as `T *name` (a typedef or "
                              "macro type), so const cannot be added in place");
       return;
     }
     if (P->AliasedByNonConst && !P->PointeeConst) {
-      Out.refuse(K.Name, "parameter '" + P->Name +
+      Out.refuse(K.Id, "parameter '" + P->Name +
                              "' is copied into a pointer to non-const, which "
                              "would no longer compile");
       return;
     }
   }
   if (K.DeclaredInHeader) {
-    Out.refuse(K.Name, "the kernel is also declared in a header, whose "
+    Out.refuse(K.Id, "the kernel is also declared in a header, whose "
                        "signature would no longer match");
     return;
   }
   for (const std::vector<ParamInfo> &Decl : K.Redeclarations)
     if (Decl.size() != K.Params.size()) {
-      Out.refuse(K.Name, "a prototype of the kernel has a different number "
+      Out.refuse(K.Id, "a prototype of the kernel has a different number "
                          "of parameters");
       return;
     }
   std::string Alias = launchAliasingReason(K);
   if (!Alias.empty() && !Ctx.Options.AssumeNoAlias) {
-    Out.refuse(K.Name, Alias + "; pass --assume-no-alias to allow "
+    Out.refuse(K.Id, Alias + "; pass --assume-no-alias to allow "
                                "__restrict__ anyway");
     return;
   }
   Knob Kn;
-  Kn.Id = K.Name + ".read_only";
-  Kn.Kernel = K.Name;
+  Kn.Id = K.Id + ".read_only";
+  Kn.Kernel = K.Id;
   Kn.Default = false;
   Kn.Values = {false, true};
   Out.offer(std::move(Kn));

@@ -40,7 +40,7 @@ std::string str(int64_t V) { return std::to_string(V); }
 /// The unroll pragma the configuration asks for on the reduction loop.
 std::string loopUnrollPragma(const KernelInfo &K, const ReductionLoopInfo &R,
                              const ResolvedConfig &Config) {
-  const json::Value *V = Config.value(K.Name + ".unroll." + R.Loop);
+  const json::Value *V = Config.value(K.Id + ".unroll." + R.Loop);
   return V ? cro::unrollPragma(*V) : "";
 }
 
@@ -154,7 +154,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     return Error::success();
   auto Bad = [&](const Twine &Why) {
     return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K.Name + ": " + Why.str());
+                         "kernel " + K.Id + ": " + Why.str());
   };
   if (!P.Refusal.empty() || !P.Loop)
     return Bad("its reduction loop cannot be rewritten: " + P.Refusal);

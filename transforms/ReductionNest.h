@@ -73,13 +73,13 @@ llvm::Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
 
 /// Knob ids, shared by the transforms that read each other's values.
 inline std::string sharedStageKnob(const KernelInfo &K) {
-  return K.Name + ".shared_stage";
+  return K.Id + ".shared_stage";
 }
 inline std::string sharedPadKnob(const KernelInfo &K) {
-  return K.Name + ".shared_pad";
+  return K.Id + ".shared_pad";
 }
 inline std::string registerTileKnob(const KernelInfo &K) {
-  return K.Name + ".register_tile";
+  return K.Id + ".register_tile";
 }
 
 /// True when Config rewrites K's reduction loop; the unroll knob of that

@@ -12,19 +12,19 @@ void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
   if (P.Refusal.empty())
     P.Refusal = blockShapeRefusal(K);
   if (!P.Refusal.empty())
-    return Out.refuse(K.Name, P.Refusal, K.Location);
+    return Out.refuse(K.Id, P.Refusal, K.Location);
   std::vector<int64_t> Ys{1}, Xs{1};
   for (const ThreadIndexVar *V : {P.Y, P.X}) {
     if (!V)
       continue;
     std::string Why = gridShrinkRefusal(Ctx, K, V->Dim);
     if (!Why.empty())
-      return Out.refuse(K.Name, Why, K.Location);
+      return Out.refuse(K.Id, Why, K.Location);
     (V == P.Y ? Ys : Xs) = {1, 2, 4, 8};
   }
   Knob Kn;
   Kn.Id = registerTileKnob(K);
-  Kn.Kernel = K.Name;
+  Kn.Kernel = K.Id;
   Kn.Default = "1x1";
   for (int64_t Y : Ys)
     for (int64_t X : Xs)

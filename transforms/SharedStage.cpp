@@ -87,7 +87,7 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
                     EditSet &Out) {
   auto Bad = [&](const Twine &Why) {
     return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K.Name + ": " + Why.str());
+                         "kernel " + K.Id + ": " + Why.str());
   };
   int64_t F = tileRows(K, Config);
   if (F == 0)
@@ -166,18 +166,18 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Knob Stage, Pad;
   Stage.Id = sharedStageKnob(K);
   Pad.Id = sharedPadKnob(K);
-  Stage.Kernel = Pad.Kernel = K.Name;
+  Stage.Kernel = Pad.Kernel = K.Id;
   Stage.Default = "none";
   Pad.Default = 0;
   Pad.Values = {0, 1};
   if (std::string Why = blockShapeRefusal(K);
       !Why.empty() && K.Mapping.Reason.empty())
-    return Out.refuse(K.Name, Why, K.Location);
+    return Out.refuse(K.Id, Why, K.Location);
   NestPlan Nest = planReductionNest(Ctx, K);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
     Stage.Values = {"none", 8, 16, 32, 64};
   } else if (K.Mapping.Reduction) {
-    return Out.refuse(K.Name,
+    return Out.refuse(K.Id,
                       Nest.Refusal.empty()
                           ? "no global operand of the loop is read by several "
                             "threads of a block"
@@ -195,7 +195,7 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
                   T.Refusal + ") and no neighbourhood to stage (" + H.Refusal +
                   ")"
             : K.Mapping.Reason;
-    return Out.refuse(K.Name, Why, K.Location);
+    return Out.refuse(K.Id, Why, K.Location);
   }
   Out.offer(std::move(Stage));
   Out.offer(std::move(Pad));

@@ -79,7 +79,7 @@ bool sharedWithOtherKernel(const RewriteContext &Ctx, const KernelInfo &K,
 std::optional<std::array<int64_t, 3>>
 variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
                   const ResolvedConfig &Config) {
-  if (const json::Value *V = Config.value(K.Name + ".block"))
+  if (const json::Value *V = Config.value(K.Id + ".block"))
     return blockShapeOfValue(*V);
   std::optional<std::array<int64_t, 3>> Common;
   for (const LaunchSite &L : K.Launches) {
@@ -374,7 +374,7 @@ Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
     }
     case StrideShrinkSite::None:
       return makeToolError(ExitCode::Internal,
-                           "grid of " + K.Name + " at " + L.Location +
+                           "grid of " + K.Id + " at " + L.Location +
                                " cannot be divided");
     }
   }

@@ -31,13 +31,13 @@ void Tile::describe(const RewriteContext &Ctx, const KernelInfo &K,
     if (L.Kind != "for")
       continue;
     if (!L.StripMineRefusal.empty()) {
-      Out.refuse(K.Name, "loop " + L.Id + ": " + L.StripMineRefusal,
+      Out.refuse(K.Id, "loop " + L.Id + ": " + L.StripMineRefusal,
                  L.Location);
       continue;
     }
     Knob Kn;
-    Kn.Id = K.Name + ".tile." + L.Id;
-    Kn.Kernel = K.Name;
+    Kn.Id = K.Id + ".tile." + L.Id;
+    Kn.Kernel = K.Id;
     Kn.Default = "none";
     Kn.Values = {"none"};
     for (int64_t T : Sizes)
@@ -46,7 +46,7 @@ void Tile::describe(const RewriteContext &Ctx, const KernelInfo &K,
       for (int64_t T : Sizes)
         Kn.Values.push_back(std::to_string(T) + "-inner");
     else if (!L.InnerLoop.empty())
-      Out.refuse(K.Name,
+      Out.refuse(K.Id,
                  "loop " + L.Id + " cannot move inside loop " + L.InnerLoop +
                      ": " +
                      (L.InterchangeRefusal.empty() ? L.InterchangeAliasing

@@ -44,7 +44,7 @@ void Unroll::describe(const RewriteContext &Ctx, const KernelInfo &K,
                       KnobSink &Out) const {
   for (const LoopInfo &L : K.Loops) {
     if (L.InMacro) {
-      Out.refuse(K.Name,
+      Out.refuse(K.Id,
                  "loop " + L.Id +
                      " is written inside a macro; a pragma "
                      "cannot be placed before it",
@@ -52,8 +52,8 @@ void Unroll::describe(const RewriteContext &Ctx, const KernelInfo &K,
       continue;
     }
     Knob Kn;
-    Kn.Id = K.Name + ".unroll." + L.Id;
-    Kn.Kernel = K.Name;
+    Kn.Id = K.Id + ".unroll." + L.Id;
+    Kn.Kernel = K.Id;
     Kn.Default = currentUnroll(L);
     Kn.Values = {"none", 1, 2, 4, 8, 16};
     if (L.TripCount)

@@ -109,10 +109,10 @@ void Vectorize::describe(const RewriteContext &Ctx, const KernelInfo &K,
                          KnobSink &Out) const {
   VectorPlan P = plan(Ctx, K);
   if (!P.Refusal.empty())
-    return Out.refuse(K.Name, P.Refusal, K.Location);
+    return Out.refuse(K.Id, P.Refusal, K.Location);
   Knob Kn;
-  Kn.Id = K.Name + ".vectorize";
-  Kn.Kernel = K.Name;
+  Kn.Id = K.Id + ".vectorize";
+  Kn.Kernel = K.Id;
   Kn.Default = 1;
   Kn.Values = {1, 2};
   bool Four = std::all_of(P.Arrays.begin(), P.Arrays.end(), [](const Array &A) {

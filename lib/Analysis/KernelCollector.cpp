@@ -93,6 +93,17 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
   Info.Location = Text.location(Kernel->getLocation());
   Info.Span = Text.span(Kernel->getSourceRange());
   Info.Params = describeParams(Kernel, Text);
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    // "const float *" -> "const float*": the compact form C++ users write.
+    std::string T = P->getType().getAsString(Policy);
+    for (size_t At; (At = T.find(" *")) != std::string::npos ||
+                    (At = T.find(" &")) != std::string::npos;)
+      T.erase(At, 1);
+    Info.Signature += (Info.Signature.empty() ? "" : ",") + T;
+  }
+  Info.Id = Info.Name;
   const SourceManager &SM = Ctx.getSourceManager();
   Info.NameOffset = SM.getFileOffset(SM.getExpansionLoc(Kernel->getLocation()));
   SourceLocation DeclBegin = Kernel->getBeginLoc();

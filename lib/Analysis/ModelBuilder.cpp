@@ -87,8 +87,15 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
                    [](const Entry &A, const Entry &B) {
                      return A.Info.Span.BeginOffset < B.Info.Span.BeginOffset;
                    });
-  for (Entry &E : Entries)
+  // Overloads share a name: their knobs are told apart by the signature.
+  std::map<std::string, int> SameName;
+  for (const Entry &E : Entries)
+    ++SameName[E.Info.Name];
+  for (Entry &E : Entries) {
+    if (SameName[E.Info.Name] > 1)
+      E.Info.Id = E.Info.Name + "(" + E.Info.Signature + ")";
     M.Kernels.push_back(std::move(E.Info));
+  }
   return M;
 }
 

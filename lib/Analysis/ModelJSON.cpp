@@ -328,6 +328,8 @@ json::Value toJSON(const KernelInfo &K) {
                                    ? json::Value(nullptr)
                                    : json::Value(K.GridStride.Reason)}}},
       {"name", K.Name},
+      {"id", K.Id},
+      {"signature", K.Signature},
       {"location", K.Location},
       {"span", toJSON(K.Span)},
       {"sides", strings(K.Sides)},

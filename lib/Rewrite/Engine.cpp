@@ -3,6 +3,8 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <set>
+
 using namespace llvm;
 
 namespace cro {
@@ -29,7 +31,7 @@ bool ResolvedConfig::isDefault(const Knob &K) const {
 
 const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K) {
   for (const KernelInfo &KI : Ctx.Model.Kernels)
-    if (KI.Name == K.Kernel)
+    if (KI.Id == K.Kernel)
       return &KI;
   return nullptr;
 }
@@ -57,6 +59,18 @@ Error validateConfiguration(const KnobSet &Knobs, const json::Object &Config) {
       for (const Refusal &R : Knobs.Refused)
         if (!R.Kernel.empty() && Id.starts_with(R.Kernel + "."))
           Why += "; " + R.Transform + " refused " + R.Kernel + ": " + R.Reason;
+      // "over.block" where the file overloads `over`: name the overloads.
+      StringRef Kernel = Id.substr(0, Id.find('.'));
+      std::set<std::string> Overloads;
+      for (const Knob &K : Knobs.Knobs)
+        if (StringRef(K.Kernel).starts_with((Kernel + "(").str()))
+          Overloads.insert(K.Kernel);
+      if (!Overloads.empty()) {
+        Why += "; '" + Kernel.str() + "' is overloaded in this file, so its "
+               "knobs name the overload:";
+        for (const std::string &O : Overloads)
+          Why += " " + O + Id.substr(Kernel.size()).str();
+      }
       return makeToolError(ExitCode::BadConfig,
                            "unknown knob '" + Id +
                                "' (see the \"knobs\" of --analyze)" + Why);

@@ -1,5 +1,6 @@
 #include "cro/Rewrite/SourceTokens.h"
 #include "clang/Basic/LangOptions.h"
+#include "llvm/ADT/StringExtras.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace llvm;
@@ -64,6 +65,21 @@ std::string freshIdentifier(StringRef Source, StringRef Name) {
   for (unsigned N = 2; Used.count(Candidate); ++N)
     Candidate = (Name + "_" + Twine(N)).str();
   return Candidate;
+}
+
+std::string identifierFragment(StringRef Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (isAlnum(C) || C == '_')
+      Out += C;
+    else if (C == '*' || C == '&')
+      Out += C == '*' ? 'p' : 'r';
+    else if (!Out.empty() && Out.back() != '_')
+      Out += '_';
+  }
+  while (!Out.empty() && Out.back() == '_')
+    Out.pop_back();
+  return Out;
 }
 
 bool onDirectiveLine(StringRef Source, unsigned Offset) {

@@ -189,7 +189,10 @@ __global__ void over(const unsigned char *d, unsigned int *bins) {
 // KNOBS-DAG: reason = "the kernel uses dynamic shared memory ('stage'), whose size at launch the tool cannot add to"
 // KNOBS-DAG: reason = "'b' is passed twice at {{.*}}privatize.cu:140:3; pass --assume-no-alias to privatize anyway"
 // KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:161:25 is used, and a private copy would return another"
-// KNOBS-DAG: reason = "the kernel's name is overloaded in this file, so the knob could not say which kernel it rewrites"
+// Overloads are told apart by their ids; these have no launch to show that
+// their arguments do not alias.
+// KNOBS-DAG: refused[{{[0-9]+}}].kernel = "over(const unsigned char*,int*)"
+// KNOBS-DAG: refused[{{[0-9]+}}].kernel = "over(const unsigned char*,unsigned int*)"
 
 // CHECK:      __global__ void histogram(const unsigned char *data, unsigned int *bins, int n) {
 // CHECK-NEXT: +  // cuda-rewrite-opt privatize: this block's atomic updates go to a copy

@@ -275,7 +275,7 @@ Error filterKernels(KernelModel &M, KnobSet &Offered) {
         })) {
       std::string Names;
       for (const KernelInfo &K : M.Kernels)
-        Names += (Names.empty() ? "" : ", ") + K.Name;
+        Names += (Names.empty() ? "" : ", ") + K.Id;
       return makeToolError(ExitCode::UnknownKernel,
                            "no kernel named '" + W + "' in '" + M.File +
                                "' (kernels: " + Names + ")");
@@ -290,7 +290,7 @@ Error filterKernels(KernelModel &M, KnobSet &Offered) {
     if (Kernel.empty())
       return false; // file-wide knobs stay
     for (const KernelInfo &K : M.Kernels)
-      if (K.Name == Kernel)
+      if (K.Id == Kernel)
         return false;
     return true;
   };
@@ -332,7 +332,7 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
      << (M.Kernels.size() == 1 ? "" : "s") << " (parsed for " << M.GpuArch
      << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion) << ")\n";
   for (const KernelInfo &K : M.Kernels) {
-    OS << "\n  " << K.Name << "  at " << K.Location << "\n";
+    OS << "\n  " << K.Id << "  at " << K.Location << "\n";
     OS << "    launches: " << K.Launches.size() << "\n";
     for (const LaunchSite &L : K.Launches)
       OS << "      " << L.Location << "  grid " << describeDim3(L.Grid)

@@ -78,7 +78,7 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   }
   std::string Names;
   for (const KernelInfo &K : Model.Kernels)
-    Names += (Names.empty() ? "" : ", ") + K.Name;
+    Names += (Names.empty() ? "" : ", ") + K.Id;
   // --quiet keeps only the outcome (and warnings): what was written.
   if (!Req.Search.Quiet)
     Err << formatv("cuda-rewrite-opt: {0}: {1} kernel{2} ({3}); a search "

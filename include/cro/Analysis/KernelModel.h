@@ -378,6 +378,13 @@ struct GridStrideInfo {
 
 struct KernelInfo {
   std::string Name; ///< qualified, e.g. "ns::saxpy"
+  /// The kernel in knob ids, refusals and --kernel: Name, or, when the file
+  /// defines another kernel of that name (overloads), Name followed by its
+  /// parameter types, "over(float*,int)", so that each one is tuned alone.
+  std::string Id;
+  /// The parameter types as the declaration spells them after Sema,
+  /// "float*,int" (what tells overloads apart).
+  std::string Signature;
   std::string Location;
   SourceSpan Span;
   SourceSpan BodySpan;
@@ -429,16 +436,18 @@ struct KernelInfo {
   GridStrideInfo GridStride;
 };
 
-/// "ns::k" -> "k"; a name without a scope is returned as it is.
+/// "ns::k" -> "k", "ns::k(ns::T*,int)" -> "k(ns::T*,int)"; a name without
+/// a scope is returned as it is.
 inline llvm::StringRef unqualifiedName(llvm::StringRef Qualified) {
-  size_t P = Qualified.rfind("::");
+  size_t P = Qualified.substr(0, Qualified.find('(')).rfind("::");
   return P == llvm::StringRef::npos ? Qualified : Qualified.substr(P + 2);
 }
 
 /// True when Name is K's qualified name or its last component, as users
 /// (--kernel, kernel specs) and the measurement library name kernels.
 inline bool isKernelNamed(const KernelInfo &K, llvm::StringRef Name) {
-  return K.Name == Name || unqualifiedName(K.Name) == Name;
+  return K.Name == Name || K.Id == Name || unqualifiedName(K.Name) == Name ||
+         unqualifiedName(K.Id) == Name;
 }
 
 struct KernelModel {

@@ -31,6 +31,11 @@ llvm::StringSet<> allIdentifiers(llvm::StringRef Source);
 /// Name, or Name with a suffix, that no identifier in Source already uses.
 std::string freshIdentifier(llvm::StringRef Source, llvm::StringRef Name);
 
+/// Text as a fragment of a C identifier: "over(const float*,int)" ->
+/// "over_const_floatp_int" ('*' is "p", '&' is "r", anything else not
+/// allowed in an identifier separates words).
+std::string identifierFragment(llvm::StringRef Text);
+
 /// True when Offset is on a preprocessor directive line (#if, #define, ...).
 bool onDirectiveLine(llvm::StringRef Source, unsigned Offset);
 
