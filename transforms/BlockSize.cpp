@@ -160,6 +160,86 @@ const AccessInfo *perBlockOutput(const KernelInfo &K, StringRef Dim) {
   return nullptr;
 }
 
+/// True when which elements a block reads depends on the block's size: a
+/// grid-stride loop (the blocks interleave by blockDim * gridDim), or a read
+/// whose blockIdx coefficient is blockDim, a template parameter (the block
+/// extent of `k<256><<<g, 256>>>`) or a multiple of a launched block extent.
+/// One block per row with block-strided loops (`m[blockIdx.x * cols + c]`)
+/// reads its row whatever its size.
+bool blockShareDependsOnSize(const KernelInfo &K) {
+  for (const LoopInfo &L : K.Loops)
+    if (L.StepKind == "grid-stride")
+      return true;
+  std::set<int64_t> Extents;
+  for (const LaunchSite &L : K.Launches)
+    for (const ValueOrigin &B : L.Block.Dims)
+      if (B.Value && *B.Value > 1)
+        Extents.insert(*B.Value);
+  for (const AccessInfo &A : K.Accesses) {
+    if (A.Space != "global" || A.Mode == "write")
+      continue;
+    for (const IndexInfo &I : A.Indices) {
+      if (!I.Affine)
+        return true; // unknown: assume it does
+      for (const char *D : {"x", "y", "z"}) {
+        SymPoly C = I.Form.coefficient(std::string("blockIdx.") + D);
+        if (C.isZero())
+          continue;
+        if (std::optional<int64_t> V = C.constantValue()) {
+          for (int64_t E : Extents)
+            if (*V % E == 0)
+              return true;
+          continue;
+        }
+        for (const auto &[Mono, Coef] : C.terms())
+          for (const std::string &Sym : Mono) {
+            if (StringRef(Sym).starts_with("blockDim."))
+              return true;
+            for (const TemplateParamInfo &T : K.TemplateParams)
+              if (T.Name == Sym)
+                return true;
+          }
+      }
+    }
+  }
+  return false;
+}
+
+/// A global element the kernel writes once per block, from values its
+/// threads combined (shared memory, barriers, warp exchanges) out of
+/// elements the block's size decides: the index has a blockIdx term and no
+/// thread index or loop variable, e.g. `if (tid == 0) out[blockIdx.x] =
+/// sdata[0];` after a grid-stride loop. Another block size sums other
+/// elements there, even where the grid does not change.
+const AccessInfo *blockCombinedOutput(const KernelInfo &K) {
+  if (!K.UsesSyncthreads && K.SharedArrays.empty() && !K.UsesWarpIntrinsics)
+    return nullptr;
+  if (!blockShareDependsOnSize(K))
+    return nullptr;
+  for (const AccessInfo &A : K.Accesses) {
+    if (A.Space != "global" || (A.Mode != "write" && A.Mode != "readwrite") ||
+        A.Indices.empty())
+      continue;
+    // Every index is the block's coordinates and constants only: no thread
+    // index, no loop variable (a block-strided `c = threadIdx.x` is one).
+    bool PerBlock = true, ByBlock = false;
+    for (const IndexInfo &I : A.Indices) {
+      PerBlock &= I.Affine;
+      for (const auto &[Var, Coef] : I.Form.coefficients()) {
+        if (Coef.isZero())
+          continue;
+        if (StringRef(Var).starts_with("blockIdx."))
+          ByBlock = true;
+        else
+          PerBlock = false;
+      }
+    }
+    if (PerBlock && ByBlock)
+      return &A;
+  }
+  return nullptr;
+}
+
 bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   StringRef Src = Ctx.Source;
   if (K.Launches.empty())
@@ -174,6 +254,13 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                         ") has no link to the launch",
                     H.Location);
   }
+  if (const AccessInfo *A = blockCombinedOutput(K))
+    return P.refuse("the kernel writes '" + spanText(Ctx, A->Span) + "' at " +
+                        A->Location +
+                        " once per block, from values the block's threads "
+                        "combined out of elements the block's size decides: "
+                        "another block size combines other elements into it",
+                    A->Location);
   bool GridStride = false;
   for (const LoopInfo &L : K.Loops)
     GridStride |= L.StepKind == "grid-stride";

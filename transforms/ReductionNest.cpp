@@ -51,6 +51,10 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
   const ThreadMapping &M = K.Mapping;
   if (std::string Why = remapRefusal(K); !Why.empty())
     P.Refusal = Why;
+  else if (std::string Why = guardedWorkRefusal(K); !Why.empty())
+    P.Refusal = Why;
+  else if (std::string Why = keptPrefixRefusal(Ctx, K); !Why.empty())
+    P.Refusal = Why;
   else if (!M.Reduction)
     P.Refusal = "the work is not one loop with declarations before it";
   else if (!M.Reduction->Refusal.empty())
@@ -257,6 +261,11 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   if (!Simple)
     S += str(C.RY) + "x" + str(C.RX) + " outputs per thread";
   S += "\n";
+  // Locals between the indices and the guard, once per thread.
+  std::string Unused;
+  if (std::string Kept = keptPrefix(Ctx, K, RegionBegin, Unused);
+      !Kept.empty())
+    S += I1 + Kept + "\n";
   // Thread index.
   for (const ThreadIndexVar &V : M.IndexVars) {
     if (Simple) {
@@ -471,13 +480,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
 
   if (Error Err = Out.replace(RegionBegin, Close - RegionBegin, S))
     return Err;
-  if (C.RX > 1)
-    if (Error Err = shrinkGrid(Ctx, K, "x", C.RX, Out))
-      return Err;
-  if (C.RY > 1)
-    if (Error Err = shrinkGrid(Ctx, K, "y", C.RY, Out))
-      return Err;
-  return Error::success();
+  return shrinkGrid(Ctx, K, {{"x", C.RX}, {"y", C.RY}}, Out);
 }
 
 } // namespace cro

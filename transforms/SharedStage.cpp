@@ -31,8 +31,12 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
+  if (std::string Why = guardedWorkRefusal(K); !Why.empty())
+    return Fail(Why);
   if (!M.indexVar("x") || !M.indexVar("y") || M.indexVar("z"))
     return Fail("staging a store through a tile needs a 2-D thread index");
+  if (std::string Why = keptPrefixRefusal(Ctx, K); !Why.empty())
+    return Fail(Why);
   if (M.GuardKind != "none" && !M.GuardIsBox)
     return Fail("the guard '" + M.GuardCondition +
                 "' is not a bound on each thread index");
@@ -125,6 +129,9 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
                   "contiguous" +
                   std::string(F > 1 ? " (" + F_ + " rows per thread)" : "") +
                   "\n";
+  std::string Unused;
+  if (std::string Kept = keptPrefix(Ctx, K, Begin, Unused); !Kept.empty())
+    S += I1 + Kept + "\n";
   S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + Rows + "][" +
        std::to_string(B + Pad) + "];\n";
   // Row i of this thread: y = blockIdx.y * B*F + threadIdx.y + i * B.

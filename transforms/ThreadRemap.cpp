@@ -143,21 +143,26 @@ static bool sharedGridVariable(const LaunchSite &L) {
              StringRef::npos;
 }
 
-/// The launch's grid argument with ceil(G / Factor) blocks along Dim:
-/// `((grid) + 2 - 1) / 2`, or `dim3(((grid).x + 2 - 1) / 2, (grid).y,
-/// (grid).z)` for a dim3.
-static std::string dividedGridArgument(const LaunchSite &L, StringRef Dim,
-                                       int64_t Factor) {
-  std::string V = L.Grid.Text, F = std::to_string(Factor);
+/// The launch's grid argument with ceil(G / Factor) blocks along each
+/// dimension of Factors: `((grid) + 2 - 1) / 2`, or `dim3(((grid).x + 2 -
+/// 1) / 2, (grid).y, (grid).z)` for a dim3 (one argument for all of them:
+/// two dimensions of one launch are divided in one edit).
+static std::string
+dividedGridArgument(const LaunchSite &L,
+                    const std::map<std::string, int64_t> &Factors) {
+  std::string V = L.Grid.Text;
+  auto Divided = [](const std::string &C, int64_t Factor) {
+    std::string F = std::to_string(Factor);
+    return "(" + C + " + " + F + " - 1) / " + F;
+  };
   if (L.Grid.Form == "scalar")
-    return "((" + V + ") + " + F + " - 1) / " + F;
+    return Divided("(" + V + ")", Factors.begin()->second);
   std::string Arg = "dim3(";
-  for (unsigned I = 0; I < 3; ++I) {
-    std::string C = "(" + V + ")." + std::string(I == 0   ? "x"
-                                                 : I == 1 ? "y"
-                                                          : "z");
-    Arg += (I ? ", " : "") +
-           (I == dimIndex(Dim) ? "(" + C + " + " + F + " - 1) / " + F : C);
+  for (const char *D : {"x", "y", "z"}) {
+    std::string C = "(" + V + ")." + D;
+    auto F = Factors.find(D);
+    Arg += (*D == 'x' ? "" : ", ") +
+           (F == Factors.end() ? C : Divided(C, F->second));
   }
   return Arg + ")";
 }
@@ -170,7 +175,9 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   auto B = K.Mapping.UpperBounds.find(V->Name);
   if (B == K.Mapping.UpperBounds.end())
     return "the guard does not bound '" + V->Name +
-           "' from above, so the outputs a thread covers are unknown";
+           "' from above, so the outputs a thread covers are unknown" +
+           (K.Mapping.GuardReason.empty() ? ""
+                                          : " (" + K.Mapping.GuardReason + ")");
   auto F = K.Mapping.UpperBoundForms.find(V->Name);
   if (F == K.Mapping.UpperBoundForms.end())
     return "the guard bounds '" + V->Name + "' by '" + B->second +
@@ -264,35 +271,45 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
 
 Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
                  int64_t Factor, EditSet &Out) {
+  return shrinkGrid(Ctx, K, {{Dim.str(), Factor}}, Out);
+}
+
+Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
+                 const std::map<std::string, int64_t> &Factors, EditSet &Out) {
   std::set<unsigned> Done; // launches may share one dim3 variable
-  std::string F = std::to_string(Factor);
   for (const LaunchSite &L : K.Launches) {
-    const ValueOrigin &G = L.Grid.Dims[dimIndex(Dim)];
-    if (dividedAtLaunch(Ctx, K, G)) {
-      // This launch divides its own argument (dividedAtLaunch says why).
-      // ceil(ceil(E / B) / F) = ceil(E / (B * F)), so the shrunk
-      // grid covers the same extent.
+    // A launch that divides its own argument (dividedAtLaunch says why)
+    // does it once, for every dimension: ceil(ceil(E / B) / F) = ceil(E /
+    // (B * F)), so the shrunk grid covers the same extent.
+    std::map<std::string, int64_t> AtLaunch;
+    for (const auto &[Dim, Factor] : Factors)
+      if (Factor > 1 && dividedAtLaunch(Ctx, K, L.Grid.Dims[dimIndex(Dim)]))
+        AtLaunch[Dim] = Factor;
+    if (!AtLaunch.empty())
       if (Error Err = Out.replace(L.Grid.Span.BeginOffset,
                                   L.Grid.Span.EndOffset -
                                       L.Grid.Span.BeginOffset,
-                                  dividedGridArgument(L, Dim, Factor)))
+                                  dividedGridArgument(L, AtLaunch)))
         return Err;
-      continue;
+    for (const auto &[Dim, Factor] : Factors) {
+      if (Factor <= 1 || AtLaunch.count(Dim))
+        continue;
+      const ValueOrigin &G = L.Grid.Dims[dimIndex(Dim)];
+      // The extent E where it is written once: ceil(ceil(E / F) / B) =
+      // ceil(E / (B * F)). Else the whole grid G = ceil(E / B): ceil(G / F)
+      // is the same number.
+      auto R = findSpelling(Ctx.Source, G.ResolvedSpan, G.Derived->Extent);
+      if (!R)
+        R = std::make_pair(G.ResolvedSpan.BeginOffset, G.ResolvedSpan.EndOffset);
+      if (!Done.insert(R->first).second)
+        continue;
+      StringRef E = Ctx.Source.slice(R->first, R->second);
+      if (Error Err =
+              Out.replace(R->first, R->second - R->first,
+                          "((" + E.str() + ") + " + std::to_string(Factor) +
+                              " - 1) / " + std::to_string(Factor)))
+        return Err;
     }
-    // The extent E where it is written once: ceil(ceil(E / F) / B) =
-    // ceil(E / (B * F)). Else the whole grid G = ceil(E / B): ceil(G / F)
-    // is the same number.
-    auto R = findSpelling(Ctx.Source, G.ResolvedSpan, G.Derived->Extent);
-    if (!R)
-      R = std::make_pair(G.ResolvedSpan.BeginOffset, G.ResolvedSpan.EndOffset);
-    if (!Done.insert(R->first).second)
-      continue;
-    StringRef E = Ctx.Source.slice(R->first, R->second);
-    if (Error Err =
-            Out.replace(R->first, R->second - R->first,
-                        "((" + E.str() + ") + " + std::to_string(Factor) +
-                            " - 1) / " + std::to_string(Factor)))
-      return Err;
   }
   return Error::success();
 }
@@ -368,7 +385,7 @@ Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
     case StrideShrinkSite::Argument: {
       if (Error E = Out.replace(L.Grid.Span.BeginOffset,
                                 L.Grid.Span.EndOffset - L.Grid.Span.BeginOffset,
-                                dividedGridArgument(L, Dim, Factor)))
+                                dividedGridArgument(L, {{Dim.str(), Factor}})))
         return E;
       continue;
     }
@@ -393,6 +410,65 @@ std::string remapRefusal(const KernelInfo &K) {
     return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
            " outside its thread index";
   return "";
+}
+
+std::string guardedWorkRefusal(const KernelInfo &K) {
+  for (const ThreadMapping::LeadingDecl &D : K.Mapping.LeadingDecls)
+    if (!D.PerOutput.empty())
+      return "the guarded work uses '" + D.Name + "', declared before the "
+             "guard at " + D.Location + " " + D.PerOutput +
+             ": a rewrite of the work alone would share it between the "
+             "outputs";
+  return "";
+}
+
+std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K,
+                       unsigned RegionBegin, std::string &Why) {
+  const ThreadMapping &M = K.Mapping;
+  unsigned End =
+      M.GuardKind == "none" ? M.Work.BeginOffset : M.Guard.BeginOffset;
+  std::vector<SourceSpan> Index;
+  for (const ThreadIndexVar &V : M.IndexVars)
+    Index.push_back(V.Decl);
+  std::sort(Index.begin(), Index.end(),
+            [](const SourceSpan &A, const SourceSpan &B) {
+              return A.BeginOffset < B.BeginOffset;
+            });
+  std::string Kept;
+  unsigned At = RegionBegin;
+  auto Keep = [&](unsigned To) {
+    if (To <= At)
+      return;
+    StringRef Piece = Ctx.Source.slice(At, To).trim();
+    if (!Piece.empty())
+      Kept += (Kept.empty() ? "" : "\n") + Piece.str();
+  };
+  for (const SourceSpan &S : Index) {
+    if (S.BeginOffset < At || S.BeginOffset >= End)
+      continue;
+    Keep(S.BeginOffset);
+    At = S.EndOffset;
+  }
+  Keep(End);
+  for (const ThreadIndexVar &V : M.IndexVars)
+    if (!findIdentifier(Kept, 0, Kept.size(), V.Name).empty() && Why.empty())
+      Why = "a local between the thread index and the guard is computed "
+            "from '" + V.Name + "', which the rewrite redefines per output";
+  return Kept;
+}
+
+unsigned indexRegionBegin(const KernelInfo &K) {
+  unsigned Begin = ~0u;
+  for (const ThreadIndexVar &V : K.Mapping.IndexVars)
+    Begin = std::min(Begin, V.Decl.BeginOffset);
+  return Begin;
+}
+
+std::string keptPrefixRefusal(const RewriteContext &Ctx, const KernelInfo &K) {
+  std::string Why;
+  if (!K.Mapping.IndexVars.empty())
+    keptPrefix(Ctx, K, indexRegionBegin(K), Why);
+  return Why;
 }
 
 std::string strayBuiltinRefusal(const KernelInfo &K, StringRef Dim) {

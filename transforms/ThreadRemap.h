@@ -63,6 +63,10 @@ findSpelling(llvm::StringRef Src, const SourceSpan &Span,
 /// own argument instead (`dim3(((grid).x + 2 - 1) / 2, (grid).y, ...)`).
 llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
                        llvm::StringRef Dim, int64_t Factor, EditSet &Out);
+/// The same for several dimensions at once (dimension -> factor).
+llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
+                       const std::map<std::string, int64_t> &Factors,
+                       EditSet &Out);
 
 /// Why the launches of K cannot be given fewer blocks along Dim, a
 /// dimension whose grid extent is free (GridStrideInfo::FreeDims): a launch
@@ -90,6 +94,27 @@ std::string remapRefusal(const KernelInfo &K);
 /// thread index (strayBuiltinRefusal asks it per dimension): coarsening
 /// repeats the body as written, the same text in every instantiation.
 std::string remapRefusalBesidesBuiltins(const KernelInfo &K);
+
+/// Why a rewrite of the guarded work alone (vectorize, the shared-memory
+/// stages) cannot take this kernel: the work uses a local declared before
+/// its guard, which repeating the work per output would share between the
+/// outputs ("" when it can). Coarsening repeats the whole body instead.
+std::string guardedWorkRefusal(const KernelInfo &K);
+
+/// The statements a rewrite that regenerates the body from RegionBegin (its
+/// first thread-index declaration) to the end must keep: those between
+/// there and the guard (or the work) that do not declare a thread index --
+/// locals of the prefix, declarations before a wrapping guard -- as text,
+/// once per thread. Why is set when one of them reads a thread index, which
+/// such a rewrite redefines per output.
+std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K,
+                       unsigned RegionBegin, std::string &Why);
+
+/// Where the first thread-index declaration begins.
+unsigned indexRegionBegin(const KernelInfo &K);
+
+/// keptPrefix's Why for a rewrite that regenerates from indexRegionBegin.
+std::string keptPrefixRefusal(const RewriteContext &Ctx, const KernelInfo &K);
 
 /// Why a remap along dimension Dim alone ("x") is refused by a read of
 /// Dim's threadIdx, blockIdx or gridDim outside the thread index; empty

@@ -51,6 +51,8 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
+  if (std::string Why = guardedWorkRefusal(K); !Why.empty())
+    return Fail(Why);
   if (K.UsesAtomics)
     return Fail("the kernel updates memory atomically");
   P.X = M.indexVar("x");
@@ -59,6 +61,10 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   if (M.GuardKind == "none" || !M.GuardIsBox || !M.UpperBounds.count(P.X->Name))
     return Fail("the guard is not `" + P.X->Name + " < bound`");
   if (std::string Why = gridShrinkRefusal(Ctx, K, "x"); !Why.empty())
+    return Fail(Why);
+  // What comes between the index and the guard (locals of the prefix,
+  // declarations before a wrapping guard) stays, once per thread.
+  if (std::string Why = keptPrefixRefusal(Ctx, K); !Why.empty())
     return Fail(Why);
   StringRef Work = Ctx.Source.slice(M.Work.BeginOffset, M.Work.EndOffset);
   for (StringRef Kw : {"if", "for", "while", "do", "switch", "return", "goto",
@@ -198,6 +204,9 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
                   "vectors when the pointers are aligned\n";
   S += I1 + "const " + X.Type + " " + First + " = (blockIdx.x * blockDim.x + " +
        "threadIdx.x) * " + W_ + ";\n";
+  std::string Unused;
+  if (std::string Kept = keptPrefix(Ctx, *K, Begin, Unused); !Kept.empty())
+    S += I1 + Kept + "\n";
   std::string Aligned;
   for (const Array &A : P.Arrays)
     Aligned += " &&\n" + I1 + "    reinterpret_cast<unsigned long long>(" +

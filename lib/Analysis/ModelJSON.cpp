@@ -299,6 +299,11 @@ json::Value toJSON(const ThreadMapping &M) {
                              {"before", std::move(Before)},
                              {"refusal", strOrNull(R->Refusal)}};
   }
+  json::Array Leading;
+  for (const ThreadMapping::LeadingDecl &D : M.LeadingDecls)
+    Leading.push_back(json::Object{{"name", D.Name},
+                                   {"location", D.Location},
+                                   {"per_output", strOrNull(D.PerOutput)}});
   return json::Object{{"recognized", true},
                       {"index_vars", std::move(Vars)},
                       {"guard", M.GuardKind},
@@ -307,6 +312,8 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"guard_is_box", M.GuardIsBox},
                       {"upper_bound_forms", std::move(BoundForms)},
                       {"work", toJSON(M.Work)},
+                      {"leading_decls", std::move(Leading)},
+                      {"guard_reason", strOrNull(M.GuardReason)},
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},
                       {"outside_writes", strings(M.OutsideWrites)},

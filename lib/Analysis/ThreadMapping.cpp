@@ -4,6 +4,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include <set>
 
 using namespace clang;
@@ -298,6 +299,7 @@ public:
     std::sort(M.OutsideWrites.begin(), M.OutsideWrites.end());
 
     std::vector<const Stmt *> Work = Rest;
+    std::vector<const VarDecl *> Leading; // declared before a wrapping guard
     M.GuardKind = "none";
     // Early returns: one or more `if (cond) return;` in a row.
     size_t Leaves = 0;
@@ -321,22 +323,49 @@ public:
         collectBounds(If->getCond(), true);
       }
       Work.erase(Work.begin(), Work.begin() + Leaves);
-    } else if (const auto *If = dyn_cast<IfStmt>(Rest.front());
-               If && !If->getElse() && !If->getInit() &&
-               !If->getConditionVariable() && Rest.size() == 1) {
-      M.GuardKind = "wrap";
-      M.GuardCondition = Text.text(If->getCond());
-      Work.clear();
-      if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
-        Work.assign(CS->body_begin(), CS->body_end());
-      else
-        Work.push_back(If->getThen());
+    } else if (const IfStmt *If = guardingIf(Rest)) {
+      // Declarations before the guard that read no memory (`float sum =
+      // 0.0f;`) run for every thread as they did; the work that uses them
+      // is still guarded.
+      for (size_t I = 0; I + 1 < Rest.size(); ++I)
+        for (const Decl *D : cast<DeclStmt>(Rest[I])->decls())
+          Leading.push_back(cast<VarDecl>(D));
       M.Guard = stmtSpan(If);
-      M.GuardIsBox = true;
-      collectBounds(If->getCond(), false);
+      if (!If->getElse()) {
+        M.GuardKind = "wrap";
+        M.GuardCondition = Text.text(If->getCond());
+        Work.clear();
+        if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
+          Work.assign(CS->body_begin(), CS->body_end());
+        else
+          Work.push_back(If->getThen());
+        M.GuardIsBox = true;
+        collectBounds(If->getCond(), false);
+      } else {
+        // `if (c1) A else if (c2) B ...` without a final else: a thread
+        // for which no condition holds does nothing, so an index is bounded
+        // where every condition bounds it alike.
+        M.GuardKind = "branches";
+        Work.assign(1, If);
+        branchBounds(If);
+      }
     }
     if (Work.empty())
       return refuse("the guarded work is empty");
+    for (const VarDecl *V : Leading) {
+      ThreadMapping::LeadingDecl D{V->getNameAsString(),
+                                   Text.location(V->getLocation()), ""};
+      bool Used = false, Changed = false;
+      for (const Stmt *S : Work) {
+        Used |= refersTo(S, V);
+        Changed |= modificationSites(S).count(V) > 0;
+      }
+      if (Changed)
+        D.PerOutput = "which the work changes";
+      else if (Used && V->getInit() && mentionsIndexVar(V->getInit()))
+        D.PerOutput = "which is computed from the thread index";
+      M.LeadingDecls.push_back(std::move(D));
+    }
     M.Work = stmtSpan(Work.front());
     M.Work.EndOffset = stmtSpan(Work.back()).EndOffset;
     M.Work.End = stmtSpan(Work.back()).End;
@@ -538,6 +567,17 @@ private:
     return false;
   }
 
+  static bool refersTo(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+      return true;
+    for (const Stmt *C : S->children())
+      if (refersTo(C, V))
+        return true;
+    return false;
+  }
+
   /// References to V in Body outside the index variables' declarations.
   unsigned usesOutsideIndexDecls(const Stmt *Body, const VarDecl *V) {
     unsigned N = 0;
@@ -570,6 +610,93 @@ private:
   /// a bound may be any expression the thread cannot change (a parameter,
   /// `n - 1`, a macro, a struct field). The guard is a box when it is
   /// exactly upper bounds, one per index variable.
+  /// The `if` that guards the work: the last statement after the prefix,
+  /// preceded only by declarations of locals whose initializers read no
+  /// memory and call nothing; an else chain must end without a plain else.
+  /// (M.GuardReason says why a final `if` is not the guard.)
+  const IfStmt *guardingIf(const std::vector<const Stmt *> &Rest) {
+    const auto *If = dyn_cast<IfStmt>(Rest.back());
+    if (!If || If->getInit() || If->getConditionVariable())
+      return nullptr;
+    for (const IfStmt *B = If; B;) {
+      const Stmt *Else = B->getElse();
+      if (!Else)
+        break;
+      B = dyn_cast<IfStmt>(Else);
+      if (!B) {
+        M.GuardReason = "the guard's final else at " +
+                        Text.location(Else->getBeginLoc()) +
+                        " runs for the threads beyond its bounds";
+        return nullptr;
+      }
+      if (B->getInit() || B->getConditionVariable())
+        return nullptr;
+    }
+    for (size_t I = 0; I + 1 < Rest.size(); ++I) {
+      const auto *DS = dyn_cast<DeclStmt>(Rest[I]);
+      if (!DS) {
+        M.GuardReason = "the statement at " +
+                        Text.location(Rest[I]->getBeginLoc()) +
+                        " runs before the guard, for every thread";
+        return nullptr;
+      }
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (V && V->getInit() && !isPure(V->getInit())) {
+          M.GuardReason = "the initializer of '" + V->getNameAsString() +
+                          "' at " + Text.location(V->getLocation()) +
+                          " reads memory or calls a function before the "
+                          "guard, for every thread";
+          return nullptr;
+        }
+        if (!V || V->isStaticLocal() || V->getType()->isReferenceType() ||
+            !V->getType()->isScalarType()) {
+          M.GuardReason = "the declaration at " +
+                          Text.location(D->getLocation()) +
+                          " before the guard is not of a scalar local";
+          return nullptr;
+        }
+      }
+    }
+    return If;
+  }
+
+  /// The upper bounds every branch condition of an else chain gives alike.
+  void branchBounds(const IfStmt *If) {
+    std::optional<std::map<std::string, std::string>> Common;
+    std::map<std::string, ThreadMapping::BoundForm> Forms;
+    std::vector<std::string> Conditions;
+    for (const IfStmt *B = If; B; B = dyn_cast_or_null<IfStmt>(B->getElse())) {
+      M.UpperBounds.clear();
+      M.UpperBoundForms.clear();
+      collectBounds(B->getCond(), false);
+      Conditions.push_back("(" + Text.text(B->getCond()) + ")");
+      if (!Common) {
+        Common = M.UpperBounds;
+        Forms = M.UpperBoundForms;
+        continue;
+      }
+      for (auto It = Common->begin(); It != Common->end();) {
+        auto Here = M.UpperBounds.find(It->first);
+        if (Here == M.UpperBounds.end() || Here->second != It->second) {
+          M.GuardReason = "the branches of the guard at " + Text.location(
+                              If->getBeginLoc()) + " do not all bound '" +
+                          It->first + "' by '" + It->second + "'";
+          It = Common->erase(It);
+        } else {
+          ++It;
+        }
+      }
+    }
+    M.UpperBounds = *Common;
+    M.UpperBoundForms.clear();
+    for (const auto &[Var, Form] : Forms)
+      if (M.UpperBounds.count(Var))
+        M.UpperBoundForms[Var] = Form;
+    M.GuardCondition = join(Conditions, " || ");
+    M.GuardIsBox = false;
+  }
+
   void collectBounds(const Expr *E, bool Negated) {
     const auto *B = dyn_cast<BinaryOperator>(stripCasts(E));
     if (!B) {

@@ -1,8 +1,9 @@
 // Legality repro F07: kernels that write one element per block into
 // buffers the host sized for the original grid. With grids that follow
-// the block size, block-size refuses them.
+// the block size, block-size refuses them; a partial sum the block's
+// threads combine is refused before that, for its value changes too.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
-// CHECK-DAG: reason = "the kernel writes 'partial[blockIdx.x]' at {{.*}}, one element per block along x: {{.*}}"
+// CHECK-DAG: reason = "the kernel writes 'partial[blockIdx.x]' at {{.*}} once per block, from values the block's threads combined out of elements the block's size decides: another block size combines other elements into it"
 // CHECK-DAG: reason = "the kernel writes 'firsts[blockIdx.x]' at {{.*}}, one element per block along x: {{.*}}"
 // CHECK-NOT: knobs[{{[0-9]+}}].id = "{{partial_sum|per_block_first}}.block"
 #include <cuda_runtime.h>

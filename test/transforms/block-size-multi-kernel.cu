@@ -88,9 +88,9 @@ void passes(float *buf, float *partials, float *total, unsigned len) {
 
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "scale_pass.block"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "shift_pass.block"
-// One partial per block into a buffer the caller sized: another block size
-// writes another number of partials.
-// CHECK-DAG: reason = "the kernel writes 'partials[blockIdx.x]' at {{.*}}block-size-multi-kernel.cu:40:5, one element per block along x: with the grid following the block size, another block size writes another number of them, beyond buffers sized for the original grid"
+// One partial per block, combined from elements the block's size decides:
+// another block size sums other elements into each partial.
+// CHECK-DAG: reason = "the kernel writes 'partials[blockIdx.x]' at {{.*}}block-size-multi-kernel.cu:40:5 once per block, from values the block's threads combined out of elements the block's size decides: another block size combines other elements into it"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "fold_partials.block"
 // CHECK-DAG: derived.round_up.begin = "{{.*}}block-size-multi-kernel.cu:70:3"
 // CHECK-DAG: reason = "grid dimension x at {{.*}}block-size-multi-kernel.cu:86:3 is rounded up by a separate statement that divides by the number 128 again; the tool recomputes a grid in one expression"

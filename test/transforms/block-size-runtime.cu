@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "axpb.block"
 // CHECK-DAG: knobs[{{[0-9]+}}].default = "runtime"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "offset_rows.block"
-// CHECK-DAG: reason = "the block size at {{.*}}block-size-runtime.cu:63:3 is chosen at run time ('threads'); a constant may replace it only where the kernel's outputs do not depend on how threads are grouped into blocks, and here threads of a block share data through shared memory; a block would no longer hold the same outputs"
+// CHECK-DAG: reason = "the kernel writes 'partial[blockIdx.x]' at {{.*}}block-size-runtime.cu:40:5 once per block, from values the block's threads combined out of elements the block's size decides: another block size combines other elements into it"
 // CHECK-DAG: reason = "the block size at {{.*}}block-size-runtime.cu:64:3 is chosen at run time ('threads'); a constant may replace it only where the kernel's outputs do not depend on how threads are grouped into blocks, and here the launch at {{.*}}block-size-runtime.cu:64:3 sizes the grid by 'n' but passes 'n / 2 + 7' as the bound 'limit'"
 
 // The program's variables stay as they are; the launches get their own.

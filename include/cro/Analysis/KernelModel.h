@@ -312,7 +312,10 @@ struct ThreadMapping {
   /// by, where every launch sets it to the block's extent (`k<256><<<g,
   /// 256>>>`): the body's copy of the block size.
   std::map<std::string, std::string> BlockExtentParams;
-  std::string GuardKind; ///< "none", "wrap", "early-return"
+  /// "none", "wrap" (`if (c) { work }`), "early-return" (`if (c) return;`)
+  /// or "branches" (`if (c1) A else if (c2) B`, no final else: the work is
+  /// the whole chain).
+  std::string GuardKind;
   SourceSpan Guard;      ///< the guarding if statement
   /// When the work runs, as C text over the index variables.
   std::string GuardCondition;
@@ -332,6 +335,21 @@ struct ThreadMapping {
   /// condition), so it holds for a thread iff each index is below its bound.
   bool GuardIsBox = false;
   SourceSpan Work; ///< first to last statement of the work
+  /// Locals declared between the thread index and a wrapping guard, with
+  /// initializers that read no memory (`float sum = 0.0f;`): every thread
+  /// runs them, and a rewrite that repeats only the guarded work per output
+  /// would share them between its outputs.
+  struct LeadingDecl {
+    std::string Name, Location;
+    /// Why its value differs from one output to the next where the work
+    /// uses it ("which the work changes", "which is computed from the
+    /// thread index"); "" when the outputs may share it.
+    std::string PerOutput;
+  };
+  std::vector<LeadingDecl> LeadingDecls;
+  /// Why the kernel's last `if` is not taken as the guard ("" when it is,
+  /// or when the kernel ends otherwise).
+  std::string GuardReason;
   /// `return` statements inside the work; InLoop when inside a loop or
   /// switch of the work (where `continue` would mean something else).
   struct Return {
