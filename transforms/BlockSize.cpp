@@ -840,6 +840,23 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Kn.Kernel = K.Id;
   Kn.Default = P.RuntimeBlock ? json::Value("runtime") : shapeValue(P.Shape);
   Kn.Values = domain(P, Ctx.Target);
+  // Blocks that combine their threads' floats and add the result to memory
+  // atomically (a reduction's partial per block): a smaller block adds more
+  // partials one after the other, and the rounding error of the total grows
+  // with their number (the H200 self-check saw a sum of 2^25 floats leave
+  // its program's tolerance at 32 threads). Only blocks at least as large
+  // as the original's are offered.
+  bool FloatPartials = false;
+  for (const AtomicUpdateInfo &A : K.Atomics)
+    FloatPartials |= A.Function == "atomicAdd" && !A.IntegerElement;
+  FloatPartials &= K.UsesSyncthreads || !K.SharedArrays.empty() ||
+                   K.UsesWarpIntrinsics;
+  if (FloatPartials && !P.RuntimeBlock) {
+    std::optional<int64_t> Now = threadsOf(P.Shape);
+    llvm::erase_if(Kn.Values, [&](const json::Value &V) {
+      return Now && threadsOf(shapeOf(V)).value_or(0) < *Now;
+    });
+  }
   Out.offer(std::move(Kn));
 }
 

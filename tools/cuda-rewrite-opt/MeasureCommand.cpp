@@ -111,6 +111,9 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
   if (!EO)
     return reportAndGetExitCode(EO.takeError(), Err);
   EvaluateOptions E = std::move(*EO);
+  // The original's own run-to-run differences, measured as the search
+  // measures them when it begins.
+  E.NoiseRuns = 2;
   BuildOptions B = buildOptions(Req, PF, *Gpu);
   auto Original = MemoryBuffer::getFile(Req.InputFile);
   if (!Original)

@@ -57,6 +57,10 @@ struct EvaluateOptions {
   /// it cannot be held to more than the original reproduces. Empty: not
   /// measured, or none varies (the type's tolerance alone applies).
   OriginalNoiseMap OriginalNoise;
+  /// Extra capturing runs of the original evaluate() makes to measure
+  /// OriginalNoise itself when it is empty (--measure; the search measures
+  /// it once, when it begins).
+  unsigned NoiseRuns = 0;
 };
 
 /// The variant's own runs vary as much as the original's, and it is
