@@ -21,7 +21,6 @@ reported as such.
 """
 import argparse
 import concurrent.futures
-import datetime
 import json
 import os
 import shlex
@@ -34,7 +33,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "test", "variants"))
-from variants import nvcc_command, sample_variants  # noqa: E402
+from variants import machine, nvcc_command, sample_variants  # noqa: E402
 
 
 def program_name(src):
@@ -143,20 +142,6 @@ class Checker:
         res["passed"] = passed
         res["status"] = "passed" if passed else "failed"
         return res
-
-
-def machine():
-    def run(cmd):
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
-        except OSError:
-            return ""
-    nvcc = run(["nvcc", "--version"]).splitlines()
-    san = run(["compute-sanitizer", "--version"]).splitlines()
-    return {"gpu": run(["nvidia-smi", "--query-gpu=name,driver_version",
-                        "--format=csv,noheader"]),
-            "nvcc": nvcc[-1] if nvcc else "", "compute_sanitizer": san[-1] if san else "",
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
 
 
 def main():
@@ -283,7 +268,7 @@ def main():
     counts = {}
     for j in jobs:
         counts[j.get("status", "failed")] = counts.get(j.get("status", "failed"), 0) + 1
-    result = {"machine": machine(), "commit": args.commit, "seed": args.seed,
+    result = {"machine": machine(("nvcc", "compute-sanitizer")), "commit": args.commit, "seed": args.seed,
               "reseed": args.reseed, "method": __doc__.split("\n\n")[0].strip(),
               "build_seconds": round(build_s, 1), "run_seconds": round(run_s, 1),
               "total_seconds": round(time.time() - t_start, 1),

@@ -10,7 +10,6 @@ records whether it exits 0 and prints PASSED.
 """
 import argparse
 import concurrent.futures
-import datetime
 import json
 import os
 import shutil
@@ -21,19 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "test", "variants"))
-from variants import nvcc_command, sample_variants  # noqa: E402
-
-
-def machine():
-    def run(cmd):
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
-        except OSError:
-            return ""
-    gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
-    nvcc = run(["nvcc", "--version"]).splitlines()
-    return {"gpu": gpu, "nvcc": nvcc[-1] if nvcc else "",
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+from variants import machine, nvcc_command, sample_variants  # noqa: E402
 
 
 def main():
@@ -103,7 +90,7 @@ def main():
         job.pop("exe", None)
         job.pop("src", None)
     passed = sum(1 for j in jobs if j.get("passed"))
-    result = {"machine": machine(), "commit": args.commit, "seed": args.seed,
+    result = {"machine": machine(("nvcc",)), "commit": args.commit, "seed": args.seed,
               "build_seconds": round(build_s, 1), "run_seconds": round(run_s, 1),
               "variants": jobs, "passed": passed, "total": len(jobs)}
     with open(args.out, "w") as f:

@@ -1,6 +1,7 @@
 """Shared by the variant checks (test/variants/compile-variants.py on CI,
 bench/verify-variants.py on the GPU machine): which configurations to try,
 and how to turn one into a built variant."""
+import datetime
 import json
 import os
 import random
@@ -129,3 +130,20 @@ def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90"):
                 variants.append(variant(f"random#{i}", cfg, results[base + j]))
                 break
     return variants
+
+
+def machine(tools=("nvcc",)):
+    """The GPU, driver, the last --version line of each tool, and the date
+    (UTC), for the results files of the GPU scripts."""
+    def run(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
+        except OSError:
+            return ""
+    info = {"gpu": run(["nvidia-smi", "--query-gpu=name,driver_version",
+                        "--format=csv,noheader"])}
+    for tool in tools:
+        lines = run([tool, "--version"]).splitlines()
+        info[tool.replace("-", "_")] = lines[-1] if lines else ""
+    info["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return info
