@@ -886,7 +886,13 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
                 Other.Id + " would need that grid shrunk: choose one of them");
   std::vector<int64_t> Shape = shapeOf(V);
   StringRef Src = Ctx.Source;
-  std::string Kernel = identifierFragment(unqualifiedName(KI->Id));
+  // The copies are named after the kernel; `a::k` and `b::k` both copying
+  // one macro need their scopes in the names.
+  bool SameName = false;
+  for (const KernelInfo &Other : Ctx.Model.Kernels)
+    SameName |= &Other != KI && unqualifiedName(Other.Id) == unqualifiedName(KI->Id);
+  std::string Kernel =
+      identifierFragment(SameName ? StringRef(KI->Id) : unqualifiedName(KI->Id));
 
   std::map<std::string, std::string> Copies; // symbol -> the kernel's copy
   for (const auto &[Name, Sym] : P.Symbols) {

@@ -53,8 +53,6 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
-  if (std::string Why = guardedWorkRefusal(K); !Why.empty())
-    return Fail(Why);
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
   if (!X || !Y || M.indexVar("z"))
     return Fail("halo staging needs a 2-D thread index");

@@ -119,15 +119,27 @@ std::string blockShapeRefusal(const KernelInfo &K) {
   return "";
 }
 
+/// Another dimension of L's grid is the same value as G (`dim3 grid(nb,
+/// nb)`): dividing it for one dimension would divide the other too.
+static bool sharedWithOtherDim(const LaunchSite &L, const ValueOrigin &G) {
+  for (const ValueOrigin &O : L.Grid.Dims)
+    if (&O != &G && !O.ResolvedSpan.Begin.empty() &&
+        O.ResolvedSpan.BeginOffset < G.ResolvedSpan.EndOffset &&
+        G.ResolvedSpan.BeginOffset < O.ResolvedSpan.EndOffset)
+      return true;
+  return false;
+}
+
 /// The grid is divided at the launch, in the launch's own argument, rather
 /// than where it is computed: other kernels' launches or other host code
 /// (a buffer sized by the block count) read the same value, or a rounding
 /// statement (`if (n % B) g++;`) follows its computation and would round
-/// the divided extent by the old test.
+/// the divided extent by the old test, or another dimension of the launch
+/// is the same value.
 static bool dividedAtLaunch(const RewriteContext &Ctx, const KernelInfo &K,
-                            const ValueOrigin &G) {
+                            const LaunchSite &L, const ValueOrigin &G) {
   return sharedWithOtherKernel(Ctx, K, G.ResolvedSpan) ||
-         !G.ReadElsewhere.empty() ||
+         sharedWithOtherDim(L, G) || !G.ReadElsewhere.empty() ||
          (G.Derived &&
           G.Derived->RoundUp.EndOffset > G.Derived->RoundUp.BeginOffset);
 }
@@ -234,12 +246,15 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                (Passed.empty() ? std::string("?") : Passed) +
                "' as the bound '" + Form.Symbol + "'";
     }
-    if (dividedAtLaunch(Ctx, K, *G)) {
+    if (dividedAtLaunch(Ctx, K, L, *G)) {
       // The launch divides its grid argument itself (see shrinkGrid).
       if (!sharedGridVariable(L))
         return "the grid at " + L.Location +
                (sharedWithOtherKernel(Ctx, K, G->ResolvedSpan)
                     ? " is shared with launches of other kernels"
+                : sharedWithOtherDim(L, *G)
+                    ? " gives dimension " + Dim.str() +
+                          " the same value as another dimension"
                 : !G->ReadElsewhere.empty()
                     ? " is read elsewhere too (at " + G->ReadElsewhere + ")"
                     : " is rounded up by a statement of its own") +
@@ -276,14 +291,17 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
 
 Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
                  const std::map<std::string, int64_t> &Factors, EditSet &Out) {
-  std::set<unsigned> Done; // launches may share one dim3 variable
+  // Launches may share one dim3 variable: each value is divided once. Two
+  // dimensions of one value are divided at the launch (dividedAtLaunch).
+  std::map<unsigned, std::string> Done;
   for (const LaunchSite &L : K.Launches) {
     // A launch that divides its own argument (dividedAtLaunch says why)
     // does it once, for every dimension: ceil(ceil(E / B) / F) = ceil(E /
     // (B * F)), so the shrunk grid covers the same extent.
     std::map<std::string, int64_t> AtLaunch;
     for (const auto &[Dim, Factor] : Factors)
-      if (Factor > 1 && dividedAtLaunch(Ctx, K, L.Grid.Dims[dimIndex(Dim)]))
+      if (Factor > 1 &&
+          dividedAtLaunch(Ctx, K, L, L.Grid.Dims[dimIndex(Dim)]))
         AtLaunch[Dim] = Factor;
     if (!AtLaunch.empty())
       if (Error Err = Out.replace(L.Grid.Span.BeginOffset,
@@ -301,8 +319,15 @@ Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
       auto R = findSpelling(Ctx.Source, G.ResolvedSpan, G.Derived->Extent);
       if (!R)
         R = std::make_pair(G.ResolvedSpan.BeginOffset, G.ResolvedSpan.EndOffset);
-      if (!Done.insert(R->first).second)
+      if (auto [It, New] = Done.insert({R->first, Dim}); !New) {
+        if (It->second != Dim)
+          return makeToolError(ExitCode::Internal,
+                               "grid dimensions " + It->second + " and " +
+                                   Dim + " of " + K.Id +
+                                   " share a value that is not divided at "
+                                   "the launch");
         continue;
+      }
       StringRef E = Ctx.Source.slice(R->first, R->second);
       if (Error Err =
               Out.replace(R->first, R->second - R->first,

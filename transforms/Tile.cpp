@@ -69,7 +69,7 @@ Error Tile::apply(const RewriteContext &Ctx, const Knob &Kn,
   if (K->Mapping.Reduction && K->Mapping.Reduction->Loop == L->Id &&
       reductionNestRewritten(Ctx, *K, Config))
     return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K->Name + ": loop " + L->Id +
+                         "kernel " + K->Id + ": loop " + L->Id +
                              " is rewritten by shared-stage/register-tile, "
                              "which tile it themselves");
   int64_t T = 0;

@@ -140,7 +140,7 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
     return makeToolError(ExitCode::Internal, "no kernel for " + Kn.Id);
   if (coarsening(*K, Config))
     return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K->Name +
+                         "kernel " + K->Id +
                              ": coarsen and vectorize both remap its threads; "
                              "vectorize is contiguous coarsening with wide "
                              "loads");

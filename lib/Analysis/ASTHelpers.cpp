@@ -268,6 +268,33 @@ public:
         if (UO->getOpcode() == UO_AddrOf)
           LaunchArgument.insert(UO);
   }
+  /// `acc(s, v)` with `void acc(float &s, float v)`: the callee may change
+  /// what it gets by non-const reference; a non-const member function may
+  /// change its object. Without a declaration to tell (a call through a
+  /// pointer), every argument that is not read as a value counts.
+  bool VisitCallExpr(CallExpr *C) {
+    if (isa<CXXOperatorCallExpr>(C))
+      return true; // assignments and increments: below
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl();
+          MD && !MD->isConst() && !MD->isStatic())
+        noteTarget(MC->getImplicitObjectArgument(), C->getExprLoc());
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      const Expr *A = C->getArg(I);
+      bool ByReference;
+      if (FD && I < FD->getNumParams()) {
+        QualType T = FD->getParamDecl(I)->getType();
+        ByReference = T->isReferenceType() &&
+                      !T.getNonReferenceType().isConstQualified();
+      } else {
+        ByReference = !FD && A->isGLValue();
+      }
+      if (ByReference)
+        noteTarget(A, C->getExprLoc());
+    }
+    return true;
+  }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->isAssignmentOp() || OC->getOperator() == OO_PlusPlus ||
         OC->getOperator() == OO_MinusMinus)

@@ -14,6 +14,18 @@ public:
     return !(Impure = true);
   }
   bool VisitCallExpr(CallExpr *) { return !(Impure = true); }
+  // `p->x` reads memory; so does a variable that is a reference.
+  bool VisitMemberExpr(MemberExpr *M) {
+    if (M->isArrow())
+      Impure = true;
+    return !Impure;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && V->getType()->isReferenceType())
+      Impure = true;
+    return !Impure;
+  }
   bool VisitUnaryOperator(UnaryOperator *U) {
     if (U->getOpcode() == UO_Deref || U->isIncrementDecrementOp())
       Impure = true;

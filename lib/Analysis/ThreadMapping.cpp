@@ -603,13 +603,6 @@ private:
   DenseSet<const VarDecl *> Uninitialized; // prefix locals without a value
   AffineBuilder *Affine = nullptr;         // of the kernel being built
 
-  /// The region the guard lets a thread work in, as bounds on the index
-  /// variables: the condition of a wrapping `if` is a conjunction (`&&`),
-  /// that of an early return a disjunction (`||`) of conditions to leave.
-  /// Every comparison operator and either operand order is understood;
-  /// a bound may be any expression the thread cannot change (a parameter,
-  /// `n - 1`, a macro, a struct field). The guard is a box when it is
-  /// exactly upper bounds, one per index variable.
   /// The `if` that guards the work: the last statement after the prefix,
   /// preceded only by declarations of locals whose initializers read no
   /// memory and call nothing; an else chain must end without a plain else.
@@ -679,9 +672,11 @@ private:
       for (auto It = Common->begin(); It != Common->end();) {
         auto Here = M.UpperBounds.find(It->first);
         if (Here == M.UpperBounds.end() || Here->second != It->second) {
-          M.GuardReason = "the branches of the guard at " + Text.location(
-                              If->getBeginLoc()) + " do not all bound '" +
-                          It->first + "' by '" + It->second + "'";
+          M.GuardReason += std::string(M.GuardReason.empty() ? "" : "; ") +
+                           "the branches of the guard at " +
+                           Text.location(If->getBeginLoc()) +
+                           " do not all bound '" + It->first + "' by '" +
+                           It->second + "'";
           It = Common->erase(It);
         } else {
           ++It;
@@ -697,6 +692,13 @@ private:
     M.GuardIsBox = false;
   }
 
+  /// The region the guard lets a thread work in, as bounds on the index
+  /// variables: the condition of a wrapping `if` is a conjunction (`&&`),
+  /// that of an early return a disjunction (`||`) of conditions to leave.
+  /// Every comparison operator and either operand order is understood;
+  /// a bound may be any expression the thread cannot change (a parameter,
+  /// `n - 1`, a macro, a struct field). The guard is a box when it is
+  /// exactly upper bounds, one per index variable.
   void collectBounds(const Expr *E, bool Negated) {
     const auto *B = dyn_cast<BinaryOperator>(stripCasts(E));
     if (!B) {

@@ -87,18 +87,18 @@ void removeRunDirectories(const ProgramRun &R) {
 namespace {
 
 /// The element type of an allocation, from the parameters pointing into it.
+/// The measurement library names a launch by the kernel's name, which
+/// overloads share: their parameters together must agree on the type.
 ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
+  std::set<ElementKind> Kinds;
   for (const KernelInfo &K : Model.Kernels) {
     if (!isKernelNamed(K, C.Kernel))
       continue;
-    std::set<ElementKind> Kinds;
     for (int A : C.Args)
       if (A >= 0 && size_t(A) < K.Params.size() && K.Params[A].IsPointer)
         Kinds.insert(elementKindOf(K.Params[A].PointeeType));
-    if (Kinds.size() == 1)
-      return *Kinds.begin();
   }
-  return ElementKind::Exact;
+  return Kinds.size() == 1 ? *Kinds.begin() : ElementKind::Exact;
 }
 
 /// Where the captures of two runs of the same program stop matching
@@ -302,8 +302,15 @@ Evaluation evaluate(const std::string &OriginalExe,
     for (unsigned I = 0; I < Opts.NoiseRuns; ++I) {
       Others.push_back(
           runProgram(OriginalExe, Opts, "original.n" + std::to_string(I)));
-      if (!Others.back().Ok)
-        Others.pop_back();
+      if (!Others.back().Ok) {
+        E.Rejection = "the original program does not run cleanly every "
+                      "time, so nothing can be verified: " +
+                      Others.back().Problem;
+        for (ProgramRun &R : Others)
+          removeRunDirectories(R);
+        removeRunDirectories(E.Original);
+        return E;
+      }
     }
     Checked.OriginalNoise = captureNoise(E.Original, Others, Model);
     for (ProgramRun &R : Others)

@@ -347,8 +347,9 @@ struct ThreadMapping {
     std::string PerOutput;
   };
   std::vector<LeadingDecl> LeadingDecls;
-  /// Why the kernel's last `if` is not taken as the guard ("" when it is,
-  /// or when the kernel ends otherwise).
+  /// Why the kernel's last `if` is not taken as the guard, or, for a
+  /// "branches" guard, which indices its branches do not bound alike (""
+  /// when neither applies).
   std::string GuardReason;
   /// `return` statements inside the work; InLoop when inside a loop or
   /// switch of the work (where `continue` would mean something else).
