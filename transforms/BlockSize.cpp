@@ -160,6 +160,12 @@ const AccessInfo *perBlockOutput(const KernelInfo &K, StringRef Dim) {
   return nullptr;
 }
 
+/// Threads of a block exchange values: shared memory, barriers, warp
+/// intrinsics.
+bool threadsCommunicate(const KernelInfo &K) {
+  return K.UsesSyncthreads || !K.SharedArrays.empty() || K.UsesWarpIntrinsics;
+}
+
 /// True when which elements a block reads depends on the block's size: a
 /// grid-stride loop (the blocks interleave by blockDim * gridDim), or a read
 /// whose blockIdx coefficient is blockDim, a template parameter (the block
@@ -212,9 +218,7 @@ bool blockShareDependsOnSize(const KernelInfo &K) {
 /// sdata[0];` after a grid-stride loop. Another block size sums other
 /// elements there, even where the grid does not change.
 const AccessInfo *blockCombinedOutput(const KernelInfo &K) {
-  if (!K.UsesSyncthreads && K.SharedArrays.empty() && !K.UsesWarpIntrinsics)
-    return nullptr;
-  if (!blockShareDependsOnSize(K))
+  if (!threadsCommunicate(K) || !blockShareDependsOnSize(K))
     return nullptr;
   for (const AccessInfo &A : K.Accesses) {
     if (A.Space != "global" || (A.Mode != "write" && A.Mode != "readwrite") ||
@@ -849,9 +853,7 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   bool FloatPartials = false;
   for (const AtomicUpdateInfo &A : K.Atomics)
     FloatPartials |= A.Function == "atomicAdd" && !A.IntegerElement;
-  FloatPartials &= K.UsesSyncthreads || !K.SharedArrays.empty() ||
-                   K.UsesWarpIntrinsics;
-  if (FloatPartials && !P.RuntimeBlock) {
+  if (FloatPartials && threadsCommunicate(K) && !P.RuntimeBlock) {
     std::optional<int64_t> Now = threadsOf(P.Shape);
     llvm::erase_if(Kn.Values, [&](const json::Value &V) {
       return Now && threadsOf(shapeOf(V)).value_or(0) < *Now;
@@ -888,11 +890,11 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
   StringRef Src = Ctx.Source;
   // The copies are named after the kernel; `a::k` and `b::k` both copying
   // one macro need their scopes in the names.
+  StringRef Short = unqualifiedName(KI->Id);
   bool SameName = false;
   for (const KernelInfo &Other : Ctx.Model.Kernels)
-    SameName |= &Other != KI && unqualifiedName(Other.Id) == unqualifiedName(KI->Id);
-  std::string Kernel =
-      identifierFragment(SameName ? StringRef(KI->Id) : unqualifiedName(KI->Id));
+    SameName |= &Other != KI && unqualifiedName(Other.Id) == Short;
+  std::string Kernel = identifierFragment(SameName ? StringRef(KI->Id) : Short);
 
   std::map<std::string, std::string> Copies; // symbol -> the kernel's copy
   for (const auto &[Name, Sym] : P.Symbols) {

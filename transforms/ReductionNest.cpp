@@ -186,9 +186,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   bool Staging = C.TileK > 0;
   std::string TK = str(C.TileK);
   std::string Guard = M.GuardKind == "none" ? "" : M.GuardCondition;
-  unsigned RegionBegin = M.IndexVars.front().Decl.BeginOffset;
-  for (const ThreadIndexVar &V : M.IndexVars)
-    RegionBegin = std::min(RegionBegin, V.Decl.BeginOffset);
+  unsigned RegionBegin = indexRegionBegin(K);
   unsigned Close = K.BodySpan.EndOffset - 1;
   if (Src[Close] != '}')
     return makeToolError(ExitCode::Internal, "kernel body end not found");
@@ -262,9 +260,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     S += str(C.RY) + "x" + str(C.RX) + " outputs per thread";
   S += "\n";
   // Locals between the indices and the guard, once per thread.
-  std::string Unused;
-  if (std::string Kept = keptPrefix(Ctx, K, RegionBegin, Unused);
-      !Kept.empty())
+  if (std::string Kept = keptPrefix(Ctx, K); !Kept.empty())
     S += I1 + Kept + "\n";
   // Thread index.
   for (const ThreadIndexVar &V : M.IndexVars) {

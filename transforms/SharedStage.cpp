@@ -112,7 +112,7 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
   const ThreadMapping &M = K.Mapping;
   StringRef Src = Ctx.Source;
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
-  unsigned Begin = std::min(X->Decl.BeginOffset, Y->Decl.BeginOffset);
+  unsigned Begin = indexRegionBegin(K);
   unsigned Close = K.BodySpan.EndOffset - 1;
   std::string I1 = Src.slice(lineStart(Src, Begin), Begin).str();
   std::string I2 = I1 + "  ", I3 = I2 + "  ";
@@ -129,8 +129,7 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
                   "contiguous" +
                   std::string(F > 1 ? " (" + F_ + " rows per thread)" : "") +
                   "\n";
-  std::string Unused;
-  if (std::string Kept = keptPrefix(Ctx, K, Begin, Unused); !Kept.empty())
+  if (std::string Kept = keptPrefix(Ctx, K); !Kept.empty())
     S += I1 + Kept + "\n";
   S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + Rows + "][" +
        std::to_string(B + Pad) + "];\n";

@@ -447,8 +447,14 @@ std::string guardedWorkRefusal(const KernelInfo &K) {
   return "";
 }
 
-std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K,
-                       unsigned RegionBegin, std::string &Why) {
+unsigned indexRegionBegin(const KernelInfo &K) {
+  unsigned Begin = ~0u;
+  for (const ThreadIndexVar &V : K.Mapping.IndexVars)
+    Begin = std::min(Begin, V.Decl.BeginOffset);
+  return Begin;
+}
+
+std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K) {
   const ThreadMapping &M = K.Mapping;
   unsigned End =
       M.GuardKind == "none" ? M.Work.BeginOffset : M.Guard.BeginOffset;
@@ -460,7 +466,7 @@ std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K,
               return A.BeginOffset < B.BeginOffset;
             });
   std::string Kept;
-  unsigned At = RegionBegin;
+  unsigned At = indexRegionBegin(K);
   auto Keep = [&](unsigned To) {
     if (To <= At)
       return;
@@ -475,25 +481,18 @@ std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K,
     At = S.EndOffset;
   }
   Keep(End);
-  for (const ThreadIndexVar &V : M.IndexVars)
-    if (!findIdentifier(Kept, 0, Kept.size(), V.Name).empty() && Why.empty())
-      Why = "a local between the thread index and the guard is computed "
-            "from '" + V.Name + "', which the rewrite redefines per output";
   return Kept;
 }
 
-unsigned indexRegionBegin(const KernelInfo &K) {
-  unsigned Begin = ~0u;
-  for (const ThreadIndexVar &V : K.Mapping.IndexVars)
-    Begin = std::min(Begin, V.Decl.BeginOffset);
-  return Begin;
-}
-
 std::string keptPrefixRefusal(const RewriteContext &Ctx, const KernelInfo &K) {
-  std::string Why;
-  if (!K.Mapping.IndexVars.empty())
-    keptPrefix(Ctx, K, indexRegionBegin(K), Why);
-  return Why;
+  if (K.Mapping.IndexVars.empty())
+    return "";
+  std::string Kept = keptPrefix(Ctx, K);
+  for (const ThreadIndexVar &V : K.Mapping.IndexVars)
+    if (!findIdentifier(Kept, 0, Kept.size(), V.Name).empty())
+      return "a local between the thread index and the guard is computed "
+             "from '" + V.Name + "', which the rewrite redefines per output";
+  return "";
 }
 
 std::string strayBuiltinRefusal(const KernelInfo &K, StringRef Dim) {

@@ -101,19 +101,19 @@ std::string remapRefusalBesidesBuiltins(const KernelInfo &K);
 /// outputs ("" when it can). Coarsening repeats the whole body instead.
 std::string guardedWorkRefusal(const KernelInfo &K);
 
-/// The statements a rewrite that regenerates the body from RegionBegin (its
-/// first thread-index declaration) to the end must keep: those between
-/// there and the guard (or the work) that do not declare a thread index --
-/// locals of the prefix, declarations before a wrapping guard -- as text,
-/// once per thread. Why is set when one of them reads a thread index, which
-/// such a rewrite redefines per output.
-std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K,
-                       unsigned RegionBegin, std::string &Why);
-
-/// Where the first thread-index declaration begins.
+/// Where the first thread-index declaration begins: rewrites that
+/// regenerate the body replace it from there to the end.
 unsigned indexRegionBegin(const KernelInfo &K);
 
-/// keptPrefix's Why for a rewrite that regenerates from indexRegionBegin.
+/// The statements such a rewrite must keep: those between
+/// indexRegionBegin and the guard (or the work) that do not declare a
+/// thread index -- locals of the prefix, declarations before a wrapping
+/// guard -- as text, once per thread.
+std::string keptPrefix(const RewriteContext &Ctx, const KernelInfo &K);
+
+/// Why keptPrefix cannot be kept once per thread: one of its statements
+/// reads a thread index, which such a rewrite redefines per output ("" when
+/// it can).
 std::string keptPrefixRefusal(const RewriteContext &Ctx, const KernelInfo &K);
 
 /// Why a remap along dimension Dim alone ("x") is refused by a read of

@@ -204,8 +204,7 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
                   "vectors when the pointers are aligned\n";
   S += I1 + "const " + X.Type + " " + First + " = (blockIdx.x * blockDim.x + " +
        "threadIdx.x) * " + W_ + ";\n";
-  std::string Unused;
-  if (std::string Kept = keptPrefix(Ctx, *K, Begin, Unused); !Kept.empty())
+  if (std::string Kept = keptPrefix(Ctx, *K); !Kept.empty())
     S += I1 + Kept + "\n";
   std::string Aligned;
   for (const Array &A : P.Arrays)

@@ -352,15 +352,18 @@ public:
     }
     if (Work.empty())
       return refuse("the guarded work is empty");
+    DenseSet<const VarDecl *> ChangedByWork;
+    if (!Leading.empty())
+      for (const Stmt *S : Work)
+        for (const VarDecl *V : modifiedVariables(S))
+          ChangedByWork.insert(V);
     for (const VarDecl *V : Leading) {
       ThreadMapping::LeadingDecl D{V->getNameAsString(),
                                    Text.location(V->getLocation()), ""};
-      bool Used = false, Changed = false;
-      for (const Stmt *S : Work) {
-        Used |= refersTo(S, V);
-        Changed |= modificationSites(S).count(V) > 0;
-      }
-      if (Changed)
+      bool Used = false;
+      for (const Stmt *S : Work)
+        Used |= usesOutsideIndexDecls(S, V) > 0;
+      if (ChangedByWork.count(V))
         D.PerOutput = "which the work changes";
       else if (Used && V->getInit() && mentionsIndexVar(V->getInit()))
         D.PerOutput = "which is computed from the thread index";
@@ -564,17 +567,6 @@ private:
           {V->getNameAsString(), V->getType().getAsString(), *Dim, stmtSpan(S)});
       return true;
     }
-    return false;
-  }
-
-  static bool refersTo(const Stmt *S, const VarDecl *V) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
-      return true;
-    for (const Stmt *C : S->children())
-      if (refersTo(C, V))
-        return true;
     return false;
   }
 
