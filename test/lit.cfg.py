@@ -13,6 +13,8 @@ config.substitutions.append(("%cro", config.cro_tool))
 config.substitutions.append(
     ("%flatten", f"python3 {os.path.join(config.test_source_root, 'tools', 'json-flatten.py')}"))
 config.substitutions.append(
+    ("%strip-checks", f"python3 {os.path.join(config.test_source_root, 'tools', 'strip-checks.py')}"))
+config.substitutions.append(
     ("%expect-exit", f"python3 {os.path.join(config.test_source_root, 'tools', 'expect-exit.py')}"))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -1,5 +1,6 @@
 #include "cro/Measure/Harness.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,13 +15,22 @@ Error specError(const Twine &Why) {
   return makeToolError(ExitCode::BadConfig, "kernel spec: " + Why);
 }
 
+/// D as a C++ double literal with every digit it has (formatv's default
+/// keeps two decimals, which turned 0.001 into 0.00).
+std::string doubleLiteral(double D) {
+  std::string Text = formatv("{0}", format("%.17g", D)).str();
+  if (Text.find_first_of(".eEn") == std::string::npos)
+    Text += ".0"; // a double, not an int
+  return Text;
+}
+
 /// A value from the spec as C++ source: numbers as they are, strings (size
 /// expressions over the scalars) in parentheses.
 std::optional<std::string> expression(const json::Value &V) {
   if (std::optional<int64_t> I = V.getAsInteger())
     return std::to_string(*I);
   if (std::optional<double> D = V.getAsNumber())
-    return formatv("{0}", *D).str();
+    return doubleLiteral(*D);
   if (std::optional<StringRef> S = V.getAsString()) {
     // Only what a size expression needs: names, numbers, + - * / % ( ).
     for (char C : *S)
@@ -137,7 +147,8 @@ Expected<std::string> generateHarness(const json::Object &Spec,
     std::string H = "h_" + P.Name, D = "d_" + P.Name;
     OS << "  std::vector<" << Elem << "> " << H << "((size_t)" << *SizeE
        << ");\n"
-       << "  fill(" << H << ", " << Lo << ", " << Hi << ", rng);\n"
+       << "  fill(" << H << ", " << doubleLiteral(Lo) << ", "
+       << doubleLiteral(Hi) << ", rng);\n"
        << "  " << Elem << " *" << D << " = nullptr;\n"
        << "  CRO_H_CHECK(cudaMalloc(&" << D << ", " << H << ".size() * sizeof("
        << Elem << ")));\n"

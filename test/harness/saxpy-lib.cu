@@ -1,11 +1,15 @@
 // A library file: a kernel and no main(). The harness calls it.
 // RUN: %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %S/saxpy-spec.json -o %t.cu
-// RUN: FileCheck %s < %t.cu
+// RUN: %strip-checks < %t.cu | FileCheck %s
 // RUN: nvcc -arch=sm_90 -O3 %t.cu -o %t.exe
 // RUN: echo '{"kernel": "saxpy", "scalars": {"n": 64}}' > %t.bad.json
-// RUN: %expect-exit 10 %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.bad.json 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %expect-exit 10 %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.bad.json 2>&1 | %strip-checks | FileCheck %s --check-prefix=BAD
+// Every digit of a scalar survives (the harness once wrote 0.001 as 0.00).
+// RUN: echo '{"kernel": "saxpy", "scalars": {"n": 64, "a": 0.001}, "buffers": {"x": {"size": "n"}, "y": {"size": "n"}}, "grid": [1], "block": [64]}' > %t.small.json
+// RUN: %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.small.json | %strip-checks | FileCheck %s --check-prefix=SMALL
+// SMALL: const float a = 0.001;
 // RUN: echo '{"kernel": "nope"}' > %t.nope.json
-// RUN: %expect-exit 10 %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.nope.json 2>&1 | FileCheck %s --check-prefix=NOPE
+// RUN: %expect-exit 10 %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.nope.json 2>&1 | %strip-checks | FileCheck %s --check-prefix=NOPE
 #include <cuda_runtime.h>
 
 __global__ void saxpy(int n, float a, const float *x, float *y) {
@@ -21,7 +25,7 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
 // CHECK: std::vector<float> h_x((size_t)(n));
 // CHECK: fill(h_x, 0.5, 1.5, rng);
 // CHECK: std::vector<float> h_y((size_t)(n));
-// CHECK: saxpy<<<dim3((n + 255) / 256), 1, 1), dim3(256, 1, 1)>>>(n, a, d_x, d_y);
+// CHECK: saxpy<<<dim3(((n + 255) / 256), 1, 1), dim3(256, 1, 1)>>>(n, a, d_x, d_y);
 // CHECK: std::printf("y checksum %.17g\n", checksum(h_y));
 // BAD: cuda-rewrite-opt: error: kernel spec: "scalars" has no value for parameter 'a' of saxpy
 // NOPE: cuda-rewrite-opt: error: kernel spec: no kernel named 'nope'

@@ -5,7 +5,7 @@
 // block-strided loop covers any length.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 // RUN: echo '{"scale_pass.block": 64, "shift_pass.block": 512, "fold_partials.block": 32}' > %t.json
-// RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLY
+// RUN: %cro %s --apply %t.json | %strip-checks | FileCheck %s --check-prefix=APPLY
 #include <cuda_runtime.h>
 
 #define TPB 256
@@ -99,10 +99,10 @@ void passes(float *buf, float *partials, float *total, unsigned len) {
 // Each kernel gets its own copy; the shared grid and block become the
 // launches' own, recomputed from the extent.
 // APPLY: #define scale_pass_TPB 64
-// APPLY: unsigned at = blockIdx.x * scale_pass_TPB + threadIdx.x;
-// APPLY: #define shift_pass_TPB 512
-// APPLY: unsigned at = blockIdx.x * shift_pass_TPB + threadIdx.x;
+// APPLY-NEXT: #define shift_pass_TPB 512
 // APPLY: #define fold_partials_FOLD 32
+// APPLY: unsigned at = blockIdx.x * scale_pass_TPB + threadIdx.x;
+// APPLY: unsigned at = blockIdx.x * shift_pass_TPB + threadIdx.x;
 // APPLY: __shared__ float part[fold_partials_FOLD];
 // APPLY: int nblk = len / TPB;
 // APPLY-NEXT: if (len % TPB != 0) {

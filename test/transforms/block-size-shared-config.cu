@@ -4,9 +4,9 @@
 // shared variables stay as they are for the other kernels.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 // RUN: echo '{"scale.block": [64, 4]}' > %t.json
-// RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLY
+// RUN: %cro %s --apply %t.json | %strip-checks | FileCheck %s --check-prefix=APPLY
 // RUN: echo '{"shift.block": 512}' > %t1.json
-// RUN: %cro %s --apply %t1.json | FileCheck %s --check-prefix=APPLY1
+// RUN: %cro %s --apply %t1.json | %strip-checks | FileCheck %s --check-prefix=APPLY1
 #include <cuda_runtime.h>
 #include "Inputs/shared-config.cuh"
 
@@ -73,7 +73,7 @@ void run(float *v, int nx, int ny) {
 // BLOCK = 256 computed wrong results.) It is when the thread index scales
 // blockIdx by it: then the argument changes with the block.
 // RUN: echo '{"scale_tpl.block": 64}' > %t2.json
-// RUN: %cro %s --apply %t2.json | FileCheck %s --check-prefix=TIED
+// RUN: %cro %s --apply %t2.json | %strip-checks | FileCheck %s --check-prefix=TIED
 // TIED: const int grid = (n + 63) / 64;
 // TIED-NEXT: scale_tpl<64><<<grid, 64>>>(v, n);
 // TIED: fill_rows<256><<<(n + 255) / 256, 256>>>(v, n);

@@ -3,10 +3,10 @@
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 // RUN: %cro %s --analyze --allow-fast-math | %flatten | FileCheck %s --check-prefix=FAST
 // RUN: echo '{"nvcc.dlcm": "ca", "nvcc.ptxas_opt": 2}' > %t.json
-// RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLIED
+// RUN: %cro %s --apply %t.json | %strip-checks | FileCheck %s --check-prefix=APPLIED
 // RUN: echo '{"nvcc.use_fast_math": true}' > %t2.json
-// RUN: %expect-exit 10 %cro %s --apply %t2.json 2>&1 | FileCheck %s --check-prefix=REFUSED
-// RUN: %cro %s --apply %t2.json --allow-fast-math | FileCheck %s --check-prefix=FASTAPPLIED
+// RUN: %expect-exit 10 %cro %s --apply %t2.json 2>&1 | %strip-checks | FileCheck %s --check-prefix=REFUSED
+// RUN: %cro %s --apply %t2.json --allow-fast-math | %strip-checks | FileCheck %s --check-prefix=FASTAPPLIED
 #include <cuda_runtime.h>
 
 __global__ void k(float *v) { v[threadIdx.x] = 1.0f / v[threadIdx.x]; }

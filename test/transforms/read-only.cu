@@ -3,7 +3,7 @@
 // --assume-no-alias.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"axpy.read_only": true}' > %t.json
-// RUN: %cro %s --apply %t.json --diff | FileCheck %s
+// RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
 // RUN: %cro %s --analyze --assume-no-alias | %flatten | FileCheck %s --check-prefix=ASSUME
 #include <cuda_runtime.h>

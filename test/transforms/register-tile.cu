@@ -5,15 +5,15 @@
 // an error that names both.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"mm.register_tile": "2x2"}' > %t.json
-// RUN: %cro %s --apply %t.json --diff | FileCheck %s
+// RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
 // RUN: echo '{"mm.register_tile": "4x2", "mm.shared_stage": 16, "forces.register_tile": "1x4", "forces.shared_stage": 64}' > %t.both.json
-// RUN: %cro %s --apply %t.both.json --diff | FileCheck %s --check-prefix=BOTH
+// RUN: %cro %s --apply %t.both.json --diff | %strip-checks | FileCheck %s --check-prefix=BOTH
 // RUN: %cro %s --apply %t.both.json -o %t.both.cu && nvcc -arch=sm_90 -c %t.both.cu -o %t.both.o
 // RUN: echo '{"mm.register_tile": "2x2", "mm.block": [32, 32], "nvcc.maxrregcount": 96}' > %t.big.json
-// RUN: %cro %s --apply %t.big.json --diff | FileCheck %s --check-prefix=BIG
+// RUN: %cro %s --apply %t.big.json --diff | %strip-checks | FileCheck %s --check-prefix=BIG
 // RUN: echo '{"mm.register_tile": "2x2", "mm.coarsen": "x2"}' > %t.bad.json
-// RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=BAD
 #include <cuda_runtime.h>
 
 __global__ void mm(const float *A, const float *B, float *C, int M, int N,

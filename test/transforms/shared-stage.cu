@@ -4,15 +4,15 @@
 // refusals say why.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"mm.shared_stage": 32, "mm.shared_pad": 1, "tr.shared_stage": "tile", "tr.shared_pad": 1, "tr.block": [32, 32]}' > %t.json
-// RUN: %cro %s --apply %t.json --diff | FileCheck %s
+// RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
 // RUN: echo '{"tr.shared_stage": "tile", "tr.coarsen": "y4"}' > %t.rows.json
-// RUN: %cro %s --apply %t.rows.json --diff | FileCheck %s --check-prefix=ROWS
+// RUN: %cro %s --apply %t.rows.json --diff | %strip-checks | FileCheck %s --check-prefix=ROWS
 // RUN: %cro %s --apply %t.rows.json -o %t.rows.cu && nvcc -arch=sm_90 -c %t.rows.cu -o %t.rows.o
 // RUN: echo '{"tr.shared_stage": "tile", "tr.block": [32, 8]}' > %t.rect.json
-// RUN: %expect-exit 10 %cro %s --apply %t.rect.json -o %t.rect.cu 2>&1 | FileCheck %s --check-prefix=RECT
+// RUN: %expect-exit 10 %cro %s --apply %t.rect.json -o %t.rect.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=RECT
 // RUN: echo '{"mm.shared_stage": 64, "mm.register_tile": "8x8", "mm.block": [32, 32]}' > %t.big.json
-// RUN: %expect-exit 10 %cro %s --apply %t.big.json -o %t.big.cu 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: %expect-exit 10 %cro %s --apply %t.big.json -o %t.big.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=BIG
 #include <cuda_runtime.h>
 
 __global__ void mm(const float *A, const float *B, float *C, int M, int N,

@@ -3,10 +3,10 @@
 // for the rest; kernels with branches or other indices are refused.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"axpy.vectorize": 4, "blend.vectorize": 2}' > %t.json
-// RUN: %cro %s --apply %t.json --diff | FileCheck %s
+// RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
 // RUN: echo '{"axpy.vectorize": 4, "axpy.coarsen": "x2"}' > %t.bad.json
-// RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=BAD
 #include <cuda_runtime.h>
 
 __global__ void axpy(int n, float a, const float *x, float *y) {
