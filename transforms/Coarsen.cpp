@@ -1,8 +1,10 @@
 #include "Coarsen.h"
+#include "BlockCoarsen.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -75,36 +77,69 @@ void describeGridStride(const RewriteContext &Ctx, const KernelInfo &K,
 
 } // namespace
 
+namespace {
+
+/// Why the thread form (the index variable redefined per output, the guard
+/// kept on each) cannot coarsen K along Dim; "" when it can.
+std::string threadFormRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                              StringRef Dim) {
+  if (!K.Mapping.Reason.empty() && !K.GridStride.Reason.empty())
+    return K.GridStride.Reason;
+  if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
+    return Why;
+  if (!K.Mapping.indexVar(Dim))
+    return "the kernel has no thread index in dimension " + Dim.str();
+  if (std::string Why = strayBuiltinRefusal(K, Dim); !Why.empty())
+    return Why;
+  return gridShrinkRefusal(Ctx, K, Dim);
+}
+
+/// A dimension worth a refusal: the kernel places its threads along it.
+bool placesThreadsAlong(const KernelInfo &K, StringRef Dim) {
+  return K.Mapping.indexVar(Dim) || llvm::is_contained(K.ThreadDimsUsed, Dim);
+}
+
+} // namespace
+
 void Coarsen::describe(const RewriteContext &Ctx, const KernelInfo &K,
                        KnobSink &Out) const {
   if (!K.GridStride.FreeDims.empty())
     return describeGridStride(Ctx, K, Out);
-  // A kernel whose grid-stride loops depend on the grid: that is the
-  // obstacle, not the missing thread index.
-  if (!K.Mapping.Reason.empty() && !K.GridStride.Reason.empty())
-    return Out.refuse(K.Id, K.GridStride.Reason, K.Location);
-  if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
-    return Out.refuse(K.Id, Why, K.Location);
   Knob Kn = emptyCoarsenKnob(K);
-  std::string Refusals;
-  for (const ThreadIndexVar &V : K.Mapping.IndexVars) {
-    if (V.Dim == "z")
-      continue;
-    std::string R = strayBuiltinRefusal(K, V.Dim);
-    if (R.empty())
-      R = gridShrinkRefusal(Ctx, K, V.Dim);
-    if (!R.empty()) {
-      if (StringRef(Refusals).find(R) == StringRef::npos)
-        Refusals += (Refusals.empty() ? "" : "; ") + R;
+  std::vector<std::string> Refusals;
+  auto Refused = [&](const std::string &R) {
+    if (!R.empty() && !llvm::is_contained(Refusals, R))
+      Refusals.push_back(R);
+  };
+  for (StringRef Dim : {"x", "y"}) {
+    std::string Thread = threadFormRefusal(Ctx, K, Dim);
+    if (Thread.empty()) {
+      for (int64_t F : Factors)
+        Kn.Values.push_back(Dim.str() + std::to_string(F));
+      for (int64_t F : Factors)
+        Kn.Values.push_back(Dim.str() + std::to_string(F) + "-contiguous");
       continue;
     }
-    for (int64_t F : Factors)
-      Kn.Values.push_back(V.Dim + std::to_string(F));
-    for (int64_t F : Factors)
-      Kn.Values.push_back(V.Dim + std::to_string(F) + "-contiguous");
+    std::string Block = blockCoarsenRefusal(Ctx, K, Dim);
+    if (Block.empty()) {
+      for (int64_t F : Factors)
+        Kn.Values.push_back(Dim.str() + std::to_string(F));
+      continue;
+    }
+    if (!placesThreadsAlong(K, Dim))
+      continue;
+    // Both forms fail: the thread form's reason is about the index and the
+    // guard, the block form's about what a block does; say both.
+    Refused(Thread);
+    if (Block != Thread)
+      Refused("one block doing the work of several: " + Block);
   }
-  if (Kn.Values.size() == 1)
-    return Out.refuse(K.Id, Refusals, K.Location);
+  if (Kn.Values.size() == 1) {
+    if (Refusals.empty())
+      Refusals.push_back("the kernel reads neither blockIdx nor a thread "
+                         "index along x or y");
+    return Out.refuse(K.Id, join(Refusals, "; "), K.Location);
+  }
   Out.offer(std::move(Kn));
 }
 
@@ -123,7 +158,18 @@ Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
           K ? Config.value(sharedStageKnob(*K)) : nullptr;
       Stage && *Stage == json::Value("tile"))
     return Error::success();
-  const ThreadIndexVar *IV = K ? K->Mapping.indexVar(C->Dim) : nullptr;
+  if (!K)
+    return makeToolError(ExitCode::Internal, "no kernel for knob " + Kn.Id);
+  // The form describe() offered this value for.
+  if (!threadFormRefusal(Ctx, *K, C->Dim).empty()) {
+    if (C->Contiguous)
+      return makeToolError(ExitCode::BadConfig,
+                           "kernel " + K->Id + ": '" + C->Dim +
+                               std::to_string(C->Factor) +
+                               "-contiguous' needs the thread form");
+    return blockCoarsen(Ctx, *K, C->Dim, C->Factor, Config, Out);
+  }
+  const ThreadIndexVar *IV = K->Mapping.indexVar(C->Dim);
   if (!IV)
     return makeToolError(ExitCode::Internal, "no index for knob " + Kn.Id);
   const ThreadMapping &M = K->Mapping;

@@ -1,4 +1,5 @@
 #include "cro/Analysis/ModelBuilder.h"
+#include "cro/Analysis/BlockIndexReads.h"
 #include "cro/Analysis/BodyAnalysis.h"
 #include "cro/Analysis/GridStride.h"
 #include "cro/Analysis/KernelCollector.h"
@@ -76,6 +77,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
     // threadIdx.x` is the global index only when TILE is the block extent.
     analyzeThreadMapping(E.Decl, *E.Text, E.Info);
     analyzeGridStride(E.Decl, *E.Text, E.Info);
+    analyzeBlockIndexReads(E.Decl, *E.Text, E.Info);
     analyzeLoopShapes(E.Decl, *E.Text, E.Info);
     analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
     std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),

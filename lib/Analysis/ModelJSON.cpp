@@ -321,6 +321,22 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"reduction", std::move(Reduction)}};
 }
 
+json::Value blockReadsJSON(const BlockIndexReads &R) {
+  json::Object Dims;
+  for (const auto &[Name, D] : R.Dims)
+    Dims[Name] = json::Object{
+        {"block_idx", (int64_t)D.BlockIdx.size()},
+        {"grid_dim", (int64_t)D.GridDim.size()},
+        {"obstacle", D.Obstacle.empty() ? json::Value(nullptr)
+                                        : json::Value(D.Obstacle)}};
+  json::Array Returns;
+  for (const BlockIndexReads::Return &Ret : R.Returns)
+    Returns.push_back(
+        json::Object{{"location", Ret.Span.Begin}, {"in_loop", Ret.InLoop}});
+  return json::Object{{"dims", std::move(Dims)},
+                      {"returns", std::move(Returns)}};
+}
+
 json::Value toJSON(const KernelInfo &K) {
   return json::Object{
       {"thread_dims_used", strings(K.ThreadDimsUsed)},
@@ -334,6 +350,7 @@ json::Value toJSON(const KernelInfo &K) {
                     {"reason", K.GridStride.Reason.empty()
                                    ? json::Value(nullptr)
                                    : json::Value(K.GridStride.Reason)}}},
+      {"block_reads", blockReadsJSON(K.BlockReads)},
       {"name", K.Name},
       {"id", K.Id},
       {"signature", K.Signature},

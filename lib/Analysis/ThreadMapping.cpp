@@ -409,8 +409,12 @@ public:
 
 private:
   void refuse(const std::string &Why) {
+    // The preprocessor conditionals stay: they are facts of the body, not
+    // of the shape (other rewrites of the body need them).
+    std::vector<std::string> Conditionals = std::move(M.Conditionals);
     M = ThreadMapping();
     M.Reason = Why;
+    M.Conditionals = std::move(Conditionals);
   }
 
   /// The dimension d when F is blockIdx.d * E + threadIdx.d and E is the

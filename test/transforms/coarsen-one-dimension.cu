@@ -1,10 +1,11 @@
 // Coarsening one dimension leaves the others' builtins their meaning: a
 // kernel whose rows come from `blockIdx.y * STRIP` (a strip of rows per
 // block, walked by a while loop) is still coarsened along x; a read of
-// blockIdx.x outside the index refuses x alone.
+// blockIdx.x outside the index refuses the thread form along x alone (the
+// block form takes x).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 // RUN: echo '{"strip_step.coarsen": "x2-contiguous"}' > %t.json
-// RUN: %cro %s --apply %t.json | FileCheck %s --check-prefix=APPLY
+// RUN: %cro %s --apply %t.json | %strip-checks | FileCheck %s --check-prefix=APPLY
 #include <cuda_runtime.h>
 
 enum { BX = 128, STRIP = 16 };
@@ -38,8 +39,11 @@ void step(const float *u, float *v, float *w, int n, int ny) {
 
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "strip_step.coarsen"
 // CHECK-DAG: knobs[{{[0-9]+}}].values[1] = "x2"
+// tagged_rows reads blockIdx.x outside its index: the thread form refuses
+// x, the block form (every blockIdx.x read renumbered) takes it.
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "tagged_rows.coarsen"
-// CHECK-DAG: knobs[{{[0-9]+}}].values[1] = "y2"
+// CHECK-DAG: knobs[{{[0-9]+}}].values[3] = "x8"
+// CHECK-DAG: knobs[{{[0-9]+}}].values[9] = "y8-contiguous"
 
 // APPLY: const int x_first = (blockIdx.x * blockDim.x + threadIdx.x) * 2;
 // APPLY: int y = 1 + blockIdx.y * STRIP;

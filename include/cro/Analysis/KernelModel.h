@@ -395,6 +395,29 @@ struct GridStrideInfo {
   std::string Reason;
 };
 
+/// Where a kernel reads its block's number and the grid's extent, per
+/// dimension: what a rewrite that renumbers blocks (one block doing the work
+/// of several consecutive original blocks) must replace, and what stops it.
+/// See BlockIndexReads.h.
+struct BlockIndexReads {
+  struct Dim {
+    std::vector<SourceSpan> BlockIdx; ///< each `blockIdx.d` in the body text
+    std::vector<SourceSpan> GridDim;  ///< each `gridDim.d` in the body text
+    /// A read of blockIdx.d or gridDim.d the body's text cannot change
+    /// (inside a macro, in a called device function, through a call whose
+    /// target is unknown); "" when every read is in BlockIdx/GridDim.
+    std::string Obstacle;
+  };
+  std::map<std::string, Dim> Dims; ///< "x", "y", "z"
+  /// Every `return` of the kernel's own body (a lambda's excluded); InLoop
+  /// when inside a loop or switch, where `continue` means something else.
+  struct Return {
+    SourceSpan Span;
+    bool InLoop = false;
+  };
+  std::vector<Return> Returns;
+};
+
 struct KernelInfo {
   std::string Name; ///< qualified, e.g. "ns::saxpy"
   /// The kernel in knob ids, refusals and --kernel: Name, or, when the file
@@ -453,6 +476,7 @@ struct KernelInfo {
       HardcodedSize; ///< literals equal to the block size
   ThreadMapping Mapping;
   GridStrideInfo GridStride;
+  BlockIndexReads BlockReads;
 };
 
 /// "ns::k" -> "k", "ns::k(ns::T*,int)" -> "k(ns::T*,int)"; a name without
