@@ -159,6 +159,9 @@ def main():
                     help="seconds after which no further variant is started (0 = none)")
     ap.add_argument("--commit", default="")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--skip", action="append", default=[],
+                    help="an earlier call's JSON at the same commit: its checked variants "
+                         "are not run again (a run split over calls)")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     t_start = time.time()
@@ -230,7 +233,19 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.run_jobs) as pool:
         programs = {program_name(s): r for s, r in pool.map(original_check, args.files)}
 
-    usable = [j for j in jobs if programs[j["program"]]["usable"]]
+    skipped = set()
+    for path in args.skip:
+        with open(path) as f:
+            earlier = json.load(f)
+        if earlier.get("commit") != args.commit:
+            sys.exit(f"--skip {path}: commit {earlier.get('commit')} is not {args.commit}")
+        skipped |= {(v["program"], v["name"]) for v in earlier["variants"]
+                    if v.get("status") in ("passed", "failed")}
+    for j in jobs:
+        if (j["program"], j["name"]) in skipped:
+            j.update({"status": "checked in an earlier call", "passed": None})
+    usable = [j for j in jobs if programs[j["program"]]["usable"] and
+              (j["program"], j["name"]) not in skipped]
     for j in jobs:
         if not programs[j["program"]]["usable"]:
             j.update({"status": "not run (input)", "passed": None})
