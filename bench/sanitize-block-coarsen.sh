@@ -18,7 +18,7 @@ run() { # name file config [program args]
   done
 }
 G=test/generality/programs
-run transpose-x2 $G/tut_transpose_tiles/tut_transpose_tiles.cu '{"transposeCoalesced.coarsen":"x2","copyTiles.coarsen":"y8"}' "512 256"
+run transpose-x2 $G/tut_transpose_tiles/tut_transpose_tiles.cu '{"transposeCoalesced.coarsen":"x2","copyTiles.coarsen":"x8"}' "512 256"
 run transpose-y8 $G/tut_transpose_tiles/tut_transpose_tiles.cu '{"transposeCoalesced.coarsen":"y8","transposeNaive.coarsen":"x8"}' "512 256"
 run reduce-x8 $G/shoc_reduction/shoc_reduction.cu '{"reduce.coarsen":"x8"}' "1000003 2"
 run blocksum-x4 $G/cpp_template_block/cpp_template_block.cu '{"block_sum_kernel.coarsen":"x4"}' 100003
