@@ -695,6 +695,10 @@ private:
     A.Span = Text.span(AccessE->getSourceRange());
     A.Mode = Mode;
     A.ElementType = AccessE->getType().getAsString();
+    A.CanonicalElementType = AccessE->getType()
+                                 .getCanonicalType()
+                                 .getUnqualifiedType()
+                                 .getAsString();
     if (!OpenLoops.empty())
       A.Loop = Info.Loops[OpenLoops.back()].Id;
     BaseE = stripCasts(BaseE);

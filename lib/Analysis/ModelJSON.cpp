@@ -194,6 +194,7 @@ json::Value toJSON(const AccessInfo &A) {
                       {"space", A.Space},
                       {"mode", A.Mode},
                       {"element_type", A.ElementType},
+                      {"canonical_element_type", A.CanonicalElementType},
                       {"indices", std::move(Idx)},
                       {"loop", strOrNull(A.Loop)}};
 }

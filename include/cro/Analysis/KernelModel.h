@@ -227,6 +227,9 @@ struct AccessInfo {
   std::string Space; ///< "global", "shared", "constant", "local"
   std::string Mode;  ///< "read", "write", "readwrite", "atomic"
   std::string ElementType;
+  /// The element type after typedefs and macros, unqualified ("float" for
+  /// `DATA_TYPE` or `real_t`): what a vector type is chosen by.
+  std::string CanonicalElementType;
   std::vector<IndexInfo> Indices; ///< one per subscript, outermost first
   std::string Loop;               ///< innermost enclosing loop Id, "" if none
 };
