@@ -88,8 +88,14 @@ std::optional<std::string> kernelSideGrid(const KernelInfo &K,
     Why = Where + " is computed as '" + Dv->Form + "'";
     return std::nullopt;
   }
-  if (G.Value)
+  if (G.Value) {
+    if (*G.Value <= 1) {
+      Why = "the launch at " + L.Location + " starts one block along " +
+            Dim.str();
+      return std::nullopt;
+    }
     return std::to_string(*G.Value);
+  }
   if (G.StableAtLaunch)
     if (std::string P = parameterCarrying(K, L, G.Text); !P.empty())
       return P;

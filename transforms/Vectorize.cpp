@@ -67,6 +67,20 @@ bool launchInvariant(const KernelInfo &K, StringRef Sym) {
          isParam(K, Sym);
 }
 
+/// The first symbol of F's coefficients and constant that is not
+/// launchInvariant, or "".
+std::string variantSymbol(const KernelInfo &K, const AffineExpr &F) {
+  std::vector<const SymPoly *> Polys{&F.constantPart()};
+  for (const auto &[Var, Coef] : F.coefficients())
+    Polys.push_back(&Coef);
+  for (const SymPoly *P : Polys)
+    for (const auto &[Mono, C] : P->terms())
+      for (const std::string &Sym : Mono)
+        if (!launchInvariant(K, Sym))
+          return Sym;
+  return "";
+}
+
 /// C text of Coef * Var (Var "" for the constant) as terms to append, each
 /// computed in 64 bits: " + (long long)ny * i", " - 1".
 std::string termText(const SymPoly &Coef, const std::string &Var) {
@@ -186,19 +200,10 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
           !StringRef(Var).starts_with("blockIdx."))
         return Fail("the index of '" + Spelled.str() + "' at " + A.Location +
                     " depends on '" + Var + "'");
-    for (const auto &[Var, Coef] : I.Form.coefficients())
-      for (const auto &[Mono, C] : Coef.terms())
-        for (const std::string &Sym : Mono)
-          if (!launchInvariant(K, Sym))
-            return Fail("the index of '" + Spelled.str() + "' at " +
-                        A.Location + " uses '" + Sym +
-                        "', which is not known before the work runs");
-    for (const auto &[Mono, C] : I.Form.constantPart().terms())
-      for (const std::string &Sym : Mono)
-        if (!launchInvariant(K, Sym))
-          return Fail("the index of '" + Spelled.str() + "' at " + A.Location +
-                      " uses '" + Sym +
-                      "', which is not known before the work runs");
+    if (std::string Sym = variantSymbol(K, I.Form); !Sym.empty())
+      return Fail("the index of '" + Spelled.str() + "' at " + A.Location +
+                  " uses '" + Sym +
+                  "', which is not known before the work runs");
     std::string Rest = restText(I.Form, M);
     std::string First = Rest.empty() ? "@FIRST@" : "(long long)@FIRST@" + Rest;
     std::string Key = A.Base + "[" + I.Form.str() + "]";

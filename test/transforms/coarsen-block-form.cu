@@ -6,7 +6,7 @@
 // grid-stride loop over gridDim, a 2-D grid flattened by hand with an early
 // return. The obstacles are named: a read inside a macro, inside a helper or
 // of blockIdx as a whole, an early return in a kernel with barriers, a grid
-// the kernel cannot know, a parameter the kernel changes.
+// the kernel cannot know, a parameter the kernel changes, a single block.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "tile_rows.coarsen"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "block_partials.coarsen"
@@ -20,6 +20,7 @@
 // CHECK-DAG: reason = "{{.*}}one block doing the work of several: the grid at {{.*}}coarsen-block-form.cu:{{[0-9]+}}:3 ('blocks') is a run-time value the launch does not pass the kernel, so the kernel cannot tell which blocks the original grid has"
 // CHECK-DAG: reason = "{{.*}}one block doing the work of several: the kernel changes its parameter 'out' at {{.*}}coarsen-block-form.cu:{{[0-9]+}}:3: the next block's work would start from the changed value"
 // CHECK-DAG: reason = "{{.*}}one block doing the work of several: blockIdx or gridDim is read whole (converted to uint3/dim3) at {{.*}}coarsen-block-form.cu:{{[0-9]+}}:13"
+// CHECK-DAG: reason = "{{.*}}one block doing the work of several: the launch at {{.*}}coarsen-block-form.cu:{{[0-9]+}}:3 starts one block along x"
 //
 // RUN: echo '{"tile_rows.coarsen": "y2", "block_partials.coarsen": "x4", "flat2d.coarsen": "x8"}' > %t1.json
 // RUN: %cro %s --apply %t1.json -o %t1.cu
@@ -149,6 +150,14 @@ __global__ void whole_index(float *out) {
   out[b.x * 128 + threadIdx.x] = t[127 - threadIdx.x];
 }
 
+// One block in all: no block has the work of another to take.
+__global__ void single_block(float *out) {
+  __shared__ float t[128];
+  t[threadIdx.x] = out[blockIdx.x * 128 + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = t[127 - threadIdx.x];
+}
+
 int main(int argc, char **argv) {
   const int w = 1024, h = 512, n = 1 << 20;
   const int blocks = argc > 1 ? atoi(argv[1]) : 64;
@@ -168,6 +177,7 @@ int main(int argc, char **argv) {
   runtime_grid<<<blocks, 128>>>(a, b);
   moves_param<<<w * h / 128, 128>>>(b, n);
   whole_index<<<w * h / 128, 128>>>(b);
+  single_block<<<1, 128>>>(b);
   cudaDeviceSynchronize();
   printf("done\n");
   return 0;
