@@ -11,8 +11,6 @@ namespace cro {
 
 namespace {
 
-unsigned dimIndex(StringRef Dim) { return Dim == "x" ? 0 : Dim == "y" ? 1 : 2; }
-
 /// The kernel parameter through which launch L passes the host value
 /// written `HostText` (a plain argument, or a field of a by-value struct
 /// argument), as the kernel names it; "" when L passes no such parameter or
@@ -44,11 +42,13 @@ std::optional<std::string> kernelSideGrid(const KernelInfo &K,
                                           std::string &Why) {
   unsigned D = dimIndex(Dim);
   std::string Where = "the grid at " + L.Location;
-  if (D >= L.Grid.Dims.size() || L.Grid.Dims[D].Kind == "default") {
+  auto OneBlock = [&]() -> std::optional<std::string> {
     Why = "the launch at " + L.Location + " starts one block along " +
           Dim.str();
     return std::nullopt;
-  }
+  };
+  if (D >= L.Grid.Dims.size() || L.Grid.Dims[D].Kind == "default")
+    return OneBlock();
   const ValueOrigin &G = L.Grid.Dims[D];
   if (const auto &Dv = G.Derived) {
     // ceil(E / B) or E / B: B is the block's extent along Dim (so the
@@ -89,11 +89,8 @@ std::optional<std::string> kernelSideGrid(const KernelInfo &K,
     return std::nullopt;
   }
   if (G.Value) {
-    if (*G.Value <= 1) {
-      Why = "the launch at " + L.Location + " starts one block along " +
-            Dim.str();
-      return std::nullopt;
-    }
+    if (*G.Value <= 1)
+      return OneBlock();
     return std::to_string(*G.Value);
   }
   if (G.StableAtLaunch)
@@ -245,13 +242,11 @@ Error blockCoarsen(const RewriteContext &Ctx, const KernelInfo &K,
                               GridVar))
       return E;
   // Leaving one original block's work goes on with the next one.
-  for (const BlockIndexReads::Return &Ret : K.BlockReads.Returns) {
-    StringRef Text = Src.slice(Ret.Span.BeginOffset, Ret.Span.EndOffset);
-    if (!Text.starts_with("return") || !Text.drop_front(6).trim().trim(';').empty())
-      return makeToolError(ExitCode::Internal, "unexpected return form");
-    if (Error E = Out.replace(Ret.Span.BeginOffset, 6, "continue"))
-      return E;
-  }
+  std::vector<SourceSpan> Returns;
+  for (const BlockIndexReads::Return &Ret : K.BlockReads.Returns)
+    Returns.push_back(Ret.Span);
+  if (Error E = returnsBecomeContinue(Src, Returns, Out))
+    return E;
   return shrinkGridStride(Ctx, K, Dim, Factor, Out);
 }
 

@@ -75,10 +75,6 @@ void describeGridStride(const RewriteContext &Ctx, const KernelInfo &K,
   Out.offer(std::move(Kn));
 }
 
-} // namespace
-
-namespace {
-
 /// Why the thread form (the index variable redefined per output, the guard
 /// kept on each) cannot coarsen K along Dim; "" when it can.
 std::string threadFormRefusal(const RewriteContext &Ctx, const KernelInfo &K,
@@ -218,14 +214,8 @@ Error Coarsen::apply(const RewriteContext &Ctx, const Knob &Kn,
     for (TokenRange T :
          findIdentifier(Src, M.Guard.BeginOffset, M.Guard.EndOffset, "return"))
       Returns.push_back({"", "", T.Offset, T.Offset + T.Length});
-  for (const SourceSpan &R : Returns) {
-    StringRef Text = Src.slice(R.BeginOffset, R.EndOffset);
-    unsigned Len = Text.starts_with("return") ? 6 : 0;
-    if (!Len || Text.drop_front(6).trim().trim(';').size())
-      return makeToolError(ExitCode::Internal, "unexpected return form");
-    if (Error E = Out.replace(R.BeginOffset, 6, "continue"))
-      return E;
-  }
+  if (Error E = returnsBecomeContinue(Src, Returns, Out))
+    return E;
   return shrinkGrid(Ctx, *K, C->Dim, C->Factor, Out);
 }
 

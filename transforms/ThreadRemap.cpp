@@ -10,11 +10,7 @@ using namespace llvm;
 
 namespace cro {
 
-namespace {
-
 unsigned dimIndex(StringRef Dim) { return Dim == "x" ? 0 : Dim == "y" ? 1 : 2; }
-
-} // namespace
 
 std::optional<std::pair<unsigned, unsigned>>
 findSpelling(StringRef Src, const SourceSpan &Span, StringRef Extent) {
@@ -527,6 +523,18 @@ std::string remapRefusalBesidesBuiltins(const KernelInfo &K) {
            ", declared outside it: a thread computing several outputs "
            "would start each from the value the previous one left";
   return "";
+}
+
+Error returnsBecomeContinue(StringRef Src, const std::vector<SourceSpan> &Returns,
+                            EditSet &Out) {
+  for (const SourceSpan &R : Returns) {
+    StringRef Text = Src.slice(R.BeginOffset, R.EndOffset);
+    if (!Text.starts_with("return") || !Text.drop_front(6).trim().trim(';').empty())
+      return makeToolError(ExitCode::Internal, "unexpected return form");
+    if (Error E = Out.replace(R.BeginOffset, 6, "continue"))
+      return E;
+  }
+  return Error::success();
 }
 
 std::string

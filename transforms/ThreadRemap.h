@@ -16,6 +16,9 @@
 
 namespace cro {
 
+/// The position of dimension "x", "y" or "z" in a launch's dims.
+unsigned dimIndex(llvm::StringRef Dim);
+
 /// Why the launches the model lists may not be all of K's: the host takes
 /// its address (`fp = kernel;`), and a launch through the pointer would keep
 /// the old configuration. Empty when they are all.
@@ -121,6 +124,13 @@ std::string keptPrefixRefusal(const RewriteContext &Ctx, const KernelInfo &K);
 /// when there is none. Coarsening one dimension leaves the builtins of the
 /// others their meaning (a row loop from `blockIdx.y * STRIP`).
 std::string strayBuiltinRefusal(const KernelInfo &K, llvm::StringRef Dim);
+
+/// Turns each `return` of Returns (spans starting at the keyword of a
+/// `return;`) into `continue`: inside a loop over a thread's outputs, or a
+/// block's original blocks, leaving one must not skip the others.
+llvm::Error returnsBecomeContinue(llvm::StringRef Src,
+                                  const std::vector<SourceSpan> &Returns,
+                                  EditSet &Out);
 
 /// Text with every identifier token named in Renames replaced.
 std::string

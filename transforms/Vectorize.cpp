@@ -38,8 +38,9 @@ struct Stream {
   std::string Type;      ///< the element type as the program spells it
   std::string Canonical; ///< after typedefs and macros: picks the vector
   std::string Key;       ///< the index, normalized: equal accesses merge
-  /// The index of the thread's first element, as C text over the builtins
-  /// and parameters, with "@FIRST@" where that element's x goes.
+  /// The index of the thread's first element, as C text over the program's
+  /// index variables, the parameters and (where no index variable stands
+  /// for them) the builtins, with "@FIRST@" where that element's x goes.
   std::string FirstIndex;
   bool Read = false, Written = false;
   std::vector<const AccessInfo *> Accesses;

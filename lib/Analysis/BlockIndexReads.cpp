@@ -156,11 +156,10 @@ public:
     SourceSpan S = Text.span(E->getSourceRange());
     const SourceManager &SM = Text.context().getSourceManager();
     StringRef Buf = SM.getBufferData(SM.getMainFileID());
-    std::string Written;
-    if (S.EndOffset > S.BeginOffset && S.EndOffset <= Buf.size())
-      for (char C : Buf.slice(S.BeginOffset, S.EndOffset))
-        if (!isSpace(C))
-          Written += C;
+    std::string Written =
+        S.EndOffset > S.BeginOffset && S.EndOffset <= Buf.size()
+            ? normalizeSpelling(Buf.slice(S.BeginOffset, S.EndOffset))
+            : "";
     bool InBody = S.BeginOffset >= Info.BodySpan.BeginOffset &&
                   S.EndOffset <= Info.BodySpan.EndOffset;
     if (!InBody || Written != Builtin + "." + Dim) {
