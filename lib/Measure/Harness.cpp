@@ -15,10 +15,16 @@ Error specError(const Twine &Why) {
   return makeToolError(ExitCode::BadConfig, "kernel spec: " + Why);
 }
 
-/// D as a C++ double literal with every digit it has (formatv's default
-/// keeps two decimals, which turned 0.001 into 0.00).
+/// D as a C++ double literal: the fewest significant digits that read back
+/// as D exactly (formatv's default keeps two decimals, which turned 0.001
+/// into 0.00; 17 digits always suffice).
 std::string doubleLiteral(double D) {
-  std::string Text = formatv("{0}", format("%.17g", D)).str();
+  std::string Text;
+  for (int Digits = 1; Digits <= 17; ++Digits) {
+    Text = formatv("{0}", format("%.*g", Digits, D)).str();
+    if (std::strtod(Text.c_str(), nullptr) == D)
+      break;
+  }
   if (Text.find_first_of(".eEn") == std::string::npos)
     Text += ".0"; // a double, not an int
   return Text;

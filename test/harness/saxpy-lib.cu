@@ -8,6 +8,10 @@
 // RUN: echo '{"kernel": "saxpy", "scalars": {"n": 64, "a": 0.001}, "buffers": {"x": {"size": "n"}, "y": {"size": "n"}}, "grid": [1], "block": [64]}' > %t.small.json
 // RUN: %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.small.json | %strip-checks | FileCheck %s --check-prefix=SMALL
 // SMALL: const float a = 0.001;
+// RUN: echo '{"kernel": "saxpy", "scalars": {"n": 64, "a": 0.1}, "buffers": {"x": {"size": "n", "min": 0.1, "max": 0.30000000000000004}, "y": {"size": "n"}}, "grid": [1], "block": [64]}' > %t.tenth.json
+// RUN: %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.tenth.json | %strip-checks | FileCheck %s --check-prefix=TENTH
+// TENTH: const float a = 0.1;
+// TENTH: fill(h_x, 0.1, 0.30000000000000004, rng);
 // RUN: echo '{"kernel": "nope"}' > %t.nope.json
 // RUN: %expect-exit 10 %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.nope.json 2>&1 | %strip-checks | FileCheck %s --check-prefix=NOPE
 #include <cuda_runtime.h>
