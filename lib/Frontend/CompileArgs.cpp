@@ -37,6 +37,7 @@ enum class FlagKind {
   Std,           // -std=
   Arch,          // -arch / --cuda-gpu-arch
   GenCode,       // -gencode arch=...,code=...
+  OpenMP,        // -fopenmp (host compiler): the host code sees _OPENMP
   SkipWithValue, // a flag whose value is the next argument, dropped
   Unknown,
 };
@@ -72,6 +73,8 @@ const FlagSpelling NvccFlags[] = {
 
 const FlagSpelling GccFlags[] = {
     {"--cuda-gpu-arch", FlagKind::Arch},
+    {"-fopenmp", FlagKind::OpenMP},
+    {"-qopenmp", FlagKind::OpenMP},
     {"--offload-arch", FlagKind::Arch},
     {"-isystem", FlagKind::SystemInclude},
     {"-iquote", FlagKind::QuoteInclude},
@@ -83,6 +86,25 @@ const FlagSpelling GccFlags[] = {
     {"-U", FlagKind::Undefine},
 };
 
+/// The value of nvcc's host-compiler passthrough (`-Xcompiler A,B`,
+/// `--compiler-options=A`), or nullopt when Args[I] is not one; advances I
+/// past a separate value.
+std::optional<StringRef> hostCompilerOptions(ArrayRef<std::string> Args,
+                                             size_t &I) {
+  StringRef A = Args[I];
+  for (StringRef Name : {"-Xcompiler", "--compiler-options"}) {
+    if (!A.starts_with(Name))
+      continue;
+    StringRef Rest = A.drop_front(Name.size());
+    if (Rest.empty())
+      return I + 1 < Args.size() ? std::optional<StringRef>(Args[++I])
+                                 : std::nullopt;
+    if (Rest.consume_front("="))
+      return Rest;
+  }
+  return std::nullopt;
+}
+
 // nvcc flags whose value is a separate argument (dropped with the flag).
 bool nvccTakesValue(StringRef Flag) {
   return StringSwitch<bool>(Flag)
@@ -92,6 +114,8 @@ bool nvccTakesValue(StringRef Flag) {
              true)
       .Cases({"-Xnvlink", "--nvlink-options", "-Xarchive", "--archive-options",
               "-maxrregcount", "--maxrregcount"},
+             true)
+      .Cases({"-Xcudafe", "--cudafe-options", "-Xfatbin", "--fatbin-options"},
              true)
       .Cases(
           {"-MF", "-MT", "-MQ", "-x", "--x", "-l", "-L", "-code", "--gpu-code"},
@@ -143,6 +167,22 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
   };
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
+    // nvcc hands -Xcompiler's list to the host compiler of every pass,
+    // preprocessing included: its -D/-I/-fopenmp shape what the file means.
+    if (IsNvcc) {
+      size_t Start = I;
+      if (std::optional<StringRef> Host = hostCompilerOptions(Args, I)) {
+        SmallVector<StringRef, 8> Parts;
+        Host->split(Parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+        std::vector<std::string> HostArgs(Parts.begin(), Parts.end());
+        TranslatedArgs T = translateCompilerArgs(HostArgs, /*IsNvcc=*/false);
+        Out.Args.insert(Out.Args.end(), T.Args.begin(), T.Args.end());
+        for (const std::string &D : T.Dropped)
+          Out.Dropped.push_back("-Xcompiler=" + D);
+        continue;
+      }
+      I = Start;
+    }
     const FlagSpelling *Match = nullptr;
     StringRef Value;
     bool Separate = false;
@@ -163,7 +203,7 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
       Match = &F;
       break;
     }
-    if (Match && Separate) {
+    if (Match && Separate && Match->Kind != FlagKind::OpenMP) {
       if (I + 1 >= Args.size()) {
         Out.Dropped.push_back(A.str());
         break;
@@ -178,6 +218,12 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
       continue;
     }
     switch (Match->Kind) {
+    case FlagKind::OpenMP:
+      // The analysis ignores OpenMP pragmas (Clang is not asked to parse
+      // them), but `#ifdef _OPENMP` code is what the user's build compiles.
+      // 201511 (OpenMP 4.5) is what GCC 6 to 14 define.
+      Out.Args.push_back("-D_OPENMP=201511");
+      break;
     case FlagKind::Std:
       Out.Args.push_back(("-std=" + Value).str());
       break;

@@ -29,8 +29,9 @@ TEST(CompileArgs, NvccFlagsThatAffectParsingAreKept) {
   EXPECT_EQ(T.Args, (Args{"-I", "inc", "-I", "/opt/x", "-D", "FOO=1", "-D",
                           "BAR", "-U", "BAZ", "-isystem", "/sys", "-std=c++17",
                           "-include", "pre.h"}));
-  // -Xcompiler's and -o's values are dropped with them, not kept as inputs.
-  EXPECT_EQ(T.Dropped, (Args{"-O3", "-Xcompiler", "-fPIC", "-o", "k.o", "-c",
+  // -o's value is dropped with it, not kept as an input; -Xcompiler's list
+  // is read as the host compiler's flags, and -fPIC does not matter.
+  EXPECT_EQ(T.Dropped, (Args{"-O3", "-Xcompiler=-fPIC", "-o", "k.o", "-c",
                              "--expt-relaxed-constexpr", "-lineinfo"}));
   EXPECT_FALSE(T.GpuArch.has_value());
 }
@@ -90,4 +91,29 @@ TEST(CompileArgs, NvccBuildFlagsFromACompilationDatabase) {
   EXPECT_EQ(T->NvccBuildFlags, (Args{"-O3", "-arch=sm_80", "-Iinc"}));
   EXPECT_EQ(T->GpuArch, "sm_80");
   llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(CompileArgs, HostCompilerOptionsReachTheParse) {
+  // nvcc gives -Xcompiler's list to the host compiler of every pass,
+  // preprocessing included, so its macros and include directories shape the
+  // file; -fopenmp makes the host code see _OPENMP.
+  TranslatedArgs T = translateCompilerArgs(
+      {"-Xcompiler", "-fopenmp,-DUSE_X=2,-Iinc,-O3", "--compiler-options=-isystem,/s",
+       "-Xcompiler=-Wall", "-Xcudafe", "--diag_suppress=177", "-DLAST"},
+      /*IsNvcc=*/true);
+  EXPECT_EQ(T.Args, (Args{"-D_OPENMP=201511", "-D", "USE_X=2", "-I", "inc",
+                          "-isystem", "/s", "-D", "LAST"}));
+  EXPECT_EQ(T.Dropped, (Args{"-Xcompiler=-O3", "-Xcompiler=-Wall", "-Xcudafe",
+                             "--diag_suppress=177"}));
+}
+
+TEST(CompileArgs, OpenMPInAHostCompilerCommand) {
+  // A compile_commands.json entry from a gcc/clang build: -fopenmp alone,
+  // last on the line, takes no value.
+  EXPECT_EQ(translateCompilerArgs({"-O2", "-fopenmp"}, /*IsNvcc=*/false).Args,
+            (Args{"-D_OPENMP=201511"}));
+  EXPECT_EQ(translateCompilerArgs({"-fopenmp-simd"}, /*IsNvcc=*/false).Args,
+            Args{});
+  // nvcc itself has no -fopenmp: there it is not a host flag.
+  EXPECT_EQ(translateCompilerArgs({"-fopenmp"}, /*IsNvcc=*/true).Args, Args{});
 }
