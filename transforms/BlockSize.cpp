@@ -598,9 +598,12 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   // which the old value would break.
   for (const auto &[Name, Sym] : P.Symbols)
     for (const KernelInfo &Other : Ctx.Model.Kernels) {
-      if (&Other == &K || findIdentifier(Src, Other.BodySpan.BeginOffset,
+      bool Named = Other.InMainFile
+                       ? !findIdentifier(Src, Other.BodySpan.BeginOffset,
                                          Other.BodySpan.EndOffset, Name)
-                              .empty())
+                              .empty()
+                       : Other.BodyIdentifiers.count(Name) > 0;
+      if (&Other == &K || !Named)
         continue;
       bool OwnBlock = !Other.Launches.empty();
       for (const LaunchSite &OL : Other.Launches) {

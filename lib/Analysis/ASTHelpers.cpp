@@ -68,7 +68,9 @@ SourceSpan SourceText::span(SourceRange R) const {
 SourceSpan SourceText::statementSpan(const Stmt *S) const {
   SourceSpan Sp = span(S->getSourceRange());
   const SourceManager &SM = Ctx.getSourceManager();
-  StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  // The offsets are in the file the statement is written in.
+  StringRef Buffer =
+      SM.getBufferData(SM.getFileID(fileRange(S->getSourceRange()).getBegin()));
   unsigned E = Sp.EndOffset;
   while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
     ++E;
@@ -105,6 +107,28 @@ std::string SourceText::indentation(SourceLocation Loc) const {
 bool SourceText::inMainFile(SourceLocation Loc) const {
   const SourceManager &SM = Ctx.getSourceManager();
   return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+}
+
+bool SourceText::inUserFile(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Loc.isInvalid())
+    return false;
+  SourceLocation E = SM.getExpansionLoc(Loc);
+  if (SM.isInMainFile(E))
+    return true;
+  if (SM.isInSystemHeader(E))
+    return false;
+  OptionalFileEntryRef File = SM.getFileEntryRefForID(SM.getFileID(E));
+  if (!File) // <built-in>, <command line>
+    return false;
+  StringRef Real = File->getFileEntry().tryGetRealPathName();
+  StringRef Path = Real.empty() ? File->getName() : Real;
+  if (Path.starts_with("/cuda-rewrite-opt-embedded/"))
+    return false;
+  if (!ToolkitRoot.empty() && Path.starts_with(ToolkitRoot) &&
+      Path.drop_front(ToolkitRoot.size()).starts_with("/"))
+    return false;
+  return true;
 }
 
 std::string SourceText::expansionMacroName(SourceLocation Loc) const {

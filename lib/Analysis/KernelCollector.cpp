@@ -4,6 +4,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace llvm;
@@ -17,10 +18,11 @@ public:
   std::vector<const FunctionDecl *> Kernels;
 
   bool TraverseDecl(Decl *D) {
-    // Only the main file's declarations; namespaces may be reopened in
-    // headers, so check every declaration rather than each namespace.
+    // Only the user's files' declarations (not the toolkit's or the
+    // library's); namespaces may be reopened in headers, so check every
+    // declaration rather than each namespace.
     if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
-        !isa<LinkageSpecDecl>(D) && !Text.inMainFile(D->getLocation()))
+        !isa<LinkageSpecDecl>(D) && !Text.inUserFile(D->getLocation()))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }
@@ -91,6 +93,7 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
   const ASTContext &Ctx = Text.context();
   Info.Name = qualifiedName(Kernel);
   Info.Location = Text.location(Kernel->getLocation());
+  Info.InMainFile = Text.inMainFile(Kernel->getLocation());
   Info.Span = Text.span(Kernel->getSourceRange());
   Info.Params = describeParams(Kernel, Text);
   PrintingPolicy Policy(Ctx.getLangOpts());
@@ -110,8 +113,26 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
   if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate())
     DeclBegin = FTD->getBeginLoc();
   Info.DeclLineOffset = Text.lineSpan(DeclBegin).BeginOffset;
-  if (const Stmt *Body = Kernel->getBody())
+  if (const Stmt *Body = Kernel->getBody()) {
     Info.BodySpan = Text.span(Body->getSourceRange());
+    // Raw tokens of the body as written, in whichever file holds it.
+    CharSourceRange R = Text.fileRange(Body->getSourceRange());
+    FileID F = SM.getFileID(R.getBegin());
+    StringRef Buf = SM.getBufferData(F);
+    unsigned B = SM.getFileOffset(R.getBegin());
+    unsigned E = std::min<size_t>(SM.getFileOffset(R.getEnd()) + 1, Buf.size());
+    if (B < E) {
+      Lexer L(SM.getLocForStartOfFile(F), Ctx.getLangOpts(), Buf.begin(),
+              Buf.begin() + B, Buf.begin() + E);
+      L.SetCommentRetentionState(false);
+      Token T;
+      while (!L.LexFromRawLexer(T))
+        if (T.is(tok::raw_identifier))
+          Info.BodyIdentifiers.insert(T.getRawIdentifier().str());
+      if (T.is(tok::raw_identifier))
+        Info.BodyIdentifiers.insert(T.getRawIdentifier().str());
+    }
+  }
   // Prototypes: a signature change must be made to each of them too.
   const Decl *Canonical = Kernel;
   if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate())

@@ -1021,7 +1021,7 @@ public:
 
   bool TraverseDecl(Decl *D) {
     if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
-        !isa<LinkageSpecDecl>(D) && !Text.inMainFile(D->getLocation()))
+        !isa<LinkageSpecDecl>(D) && !Text.inUserFile(D->getLocation()))
       return true;
     auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     if (FD)
@@ -1108,7 +1108,7 @@ private:
   void record(const Expr *Call, const Expr *Callee, StringRef Syntax,
               const std::vector<const Expr *> &Args, const Expr *Grid,
               const Expr *Block, const Expr *Smem, const Expr *Stream) {
-    if (!Text.inMainFile(Call->getBeginLoc()) || Callers.empty())
+    if (!Text.inUserFile(Call->getBeginLoc()) || Callers.empty())
       return;
     const FunctionDecl *Caller = Callers.back().first;
     SourceSpan Span = Text.span(Call->getSourceRange());
@@ -1119,7 +1119,14 @@ private:
     std::vector<const CallExpr *> GridHelpers = C.dimensionHelpers();
     LaunchDim3 B = C.dim3(Block, &BlockExprs);
 
-    auto It = Sites.find(Span.BeginOffset);
+    const SourceManager &SM = Text.context().getSourceManager();
+    std::pair<unsigned, unsigned> Key = {
+        Text.inMainFile(Call->getBeginLoc())
+            ? 0u
+            : SM.getFileID(Text.fileRange(Call->getSourceRange()).getBegin())
+                  .getHashValue(),
+        Span.BeginOffset};
+    auto It = Sites.find(Key);
     if (It != Sites.end()) {
       // Another instantiation of a launch already seen: note its values.
       LaunchSite &S = It->second;
@@ -1145,6 +1152,7 @@ private:
 
     LaunchSite S;
     S.Location = Text.location(Call->getBeginLoc());
+    S.InMainFile = Text.inMainFile(Call->getBeginLoc());
     S.Span = Span;
     S.Syntax = Syntax.str();
     S.Caller = qualifiedName(Caller);
@@ -1178,13 +1186,15 @@ private:
       S.Stream = Text.text(Stream);
     for (const Expr *A : Args)
       S.Args.push_back(C.argument(A));
-    Sites.emplace(Span.BeginOffset, std::move(S));
+    Sites.emplace(Key, std::move(S));
   }
 
   const SourceText &Text;
   std::vector<std::pair<const FunctionDecl *, unsigned>> Callers;
   unsigned LoopDepth = 0;
-  std::map<unsigned, LaunchSite> Sites; // by offset: source order
+  /// By file (the main file first, then the others in the order they were
+  /// entered) and offset: source order.
+  std::map<std::pair<unsigned, unsigned>, LaunchSite> Sites;
 };
 
 } // namespace
@@ -1271,7 +1281,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *FD = C->getDirectCallee();
-    if (!FD || !Current || !Text.inMainFile(C->getBeginLoc()))
+    if (!FD || !Current || !Text.inUserFile(C->getBeginLoc()))
       return true;
     std::string Name = qualifiedName(FD);
     if (!Callers.count(Name))

@@ -20,8 +20,10 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
   M.CudaRoot = PF.Cuda.Root;
   M.CudaVersion = PF.Cuda.Version;
 
-  SourceText DeviceText(PF.Device->getASTContext(), DisplayName.str());
-  SourceText HostText(PF.Host->getASTContext(), DisplayName.str());
+  SourceText DeviceText(PF.Device->getASTContext(), DisplayName.str(),
+                        PF.Cuda.Root);
+  SourceText HostText(PF.Host->getASTContext(), DisplayName.str(),
+                      PF.Cuda.Root);
 
   struct Entry {
     KernelInfo Info;

@@ -100,6 +100,7 @@ json::Value toJSON(const LaunchDim3 &D) {
 
 json::Value toJSON(const LaunchSite &L) {
   return json::Object{{"location", L.Location},
+                      {"in_main_file", L.InMainFile},
                       {"span", toJSON(L.Span)},
                       {"kernel", L.Kernel},
                       {"syntax", L.Syntax},
@@ -356,6 +357,7 @@ json::Value toJSON(const KernelInfo &K) {
       {"id", K.Id},
       {"signature", K.Signature},
       {"location", K.Location},
+      {"in_main_file", K.InMainFile},
       {"span", toJSON(K.Span)},
       {"sides", strings(K.Sides)},
       {"params", arrayOf(K.Params)},

@@ -507,6 +507,13 @@ private:
   bool prefixDecl(const DeclStmt *DS, AffineBuilder &Affine,
                   std::vector<const VarDecl *> &Parts) {
     std::vector<std::pair<const VarDecl *, std::optional<std::string>>> Found;
+    // `static_assert(...)`, `using limits = ...;`, `typedef T V;` run no
+    // code: they may stand anywhere in the prefix (they stay where they are).
+    if (llvm::all_of(DS->decls(), [](const Decl *D) {
+          return isa<StaticAssertDecl, TypedefNameDecl, UsingDecl,
+                     UsingDirectiveDecl>(D);
+        }))
+      return true;
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
       if (V && !V->getInit() && V->getType()->isIntegerType() &&

@@ -36,6 +36,28 @@ const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K) {
   return nullptr;
 }
 
+/// Why no transform may edit kernel K yet, or "": every transform edits
+/// the kernel's definition, its launches or both, and the rewrite engine
+/// edits one file, the main one. A kernel defined, or launched, in a file
+/// the main file includes is modelled (--analyze shows it) and left as it is.
+static std::string outsideTheEditedFile(const KernelInfo &K) {
+  auto FileOf = [](StringRef Location) {
+    // "path:line:col"
+    return Location.rsplit(':').first.rsplit(':').first.str();
+  };
+  if (!K.InMainFile)
+    return "the kernel is defined in '" + FileOf(K.Location) +
+           "', which the input file includes; the tool rewrites only the "
+           "input file, so it leaves the kernel as it is";
+  for (const LaunchSite &L : K.Launches)
+    if (!L.InMainFile)
+      return "the kernel is launched at " + L.Location +
+             ", in a file the input file includes; the tool rewrites only "
+             "the input file, so it leaves the kernel and its launches as "
+             "they are";
+  return "";
+}
+
 void describeKnobs(RewriteContext &Ctx) {
   // Transforms describe against a context without knobs (what one offers
   // does not depend on what another does); the set is filled at the end.
@@ -43,8 +65,13 @@ void describeKnobs(RewriteContext &Ctx) {
   Ctx.Knobs = {};
   for (const auto &T : Ctx.Transforms.transforms()) {
     KnobSink Sink(Offered, T->name(), T->role());
-    for (const KernelInfo &K : Ctx.Model.Kernels)
+    for (const KernelInfo &K : Ctx.Model.Kernels) {
+      if (std::string Why = outsideTheEditedFile(K); !Why.empty()) {
+        Sink.refuse(K.Id, Why, K.Location);
+        continue;
+      }
       T->describe(Ctx, K, Sink);
+    }
     T->describeFile(Ctx, Sink);
   }
   Ctx.Knobs = std::move(Offered);

@@ -16,8 +16,12 @@ namespace cro {
 /// the main file are printed with the name the user gave for it.
 class SourceText {
 public:
-  SourceText(clang::ASTContext &Ctx, std::string MainFileDisplayName)
-      : Ctx(Ctx), MainName(std::move(MainFileDisplayName)) {}
+  /// ToolkitRoot: files under it are the toolkit's even when a -I names
+  /// its include directory (then Clang does not call them system headers).
+  SourceText(clang::ASTContext &Ctx, std::string MainFileDisplayName,
+             std::string ToolkitRoot = "")
+      : Ctx(Ctx), MainName(std::move(MainFileDisplayName)),
+        ToolkitRoot(std::move(ToolkitRoot)) {}
 
   /// "file:line:col" of the expansion location.
   std::string location(clang::SourceLocation Loc) const;
@@ -36,6 +40,12 @@ public:
   clang::CharSourceRange fileRange(clang::SourceRange R) const;
   /// True when Loc (after macro expansion) is in the main file.
   bool inMainFile(clang::SourceLocation Loc) const;
+  /// True when Loc (after macro expansion) is in a file of the user's
+  /// program: the main file, or a file it includes that is not a system
+  /// header (-isystem, the C++ library, CCCL), not under the toolkit root
+  /// and not one of the tool's embedded headers. Kernels and launches are
+  /// modelled wherever this holds.
+  bool inUserFile(clang::SourceLocation Loc) const;
   /// The macro whose whole expansion is E (e.g. BLOCK for `BLOCK` expanding
   /// to 256), or "" when E is not exactly one macro invocation.
   std::string wholeMacroName(const clang::Expr *E) const;
@@ -52,6 +62,7 @@ public:
 private:
   clang::ASTContext &Ctx;
   std::string MainName;
+  std::string ToolkitRoot;
 };
 
 /// Strips parentheses, implicit casts and value-preserving explicit casts

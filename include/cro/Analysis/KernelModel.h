@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,9 @@ struct LaunchDim3 {
 
 struct LaunchSite {
   std::string Location;
+  /// Written in the main file (else in a file it includes: Span's offsets
+  /// are in that file).
+  bool InMainFile = true;
   SourceSpan Span;
   std::string Kernel;         ///< qualified name of the launched kernel
   std::string KernelLocation; ///< where that kernel is defined
@@ -431,6 +435,14 @@ struct KernelInfo {
   /// "float*,int" (what tells overloads apart).
   std::string Signature;
   std::string Location;
+  /// Defined in the main file. A kernel defined in a file the main file
+  /// includes (kernels.cu, kernels.cuh) is modelled too, but its spans are
+  /// offsets in that file, and no transform edits it yet.
+  bool InMainFile = true;
+  /// The identifiers the body's text spells (macro names unexpanded): what
+  /// a transform asks of a kernel whose text is not in the main file (does
+  /// its body name this macro?). Not in --analyze's output.
+  std::set<std::string> BodyIdentifiers;
   SourceSpan Span;
   SourceSpan BodySpan;
   unsigned NameOffset = 0;     ///< the kernel's name in its definition
