@@ -76,12 +76,22 @@ void parseInjectionOutput(StringRef Text, RunResult &R) {
   }
 }
 
+static void anchorForMainExecutable() {}
+
 std::string findInjectionLibrary(StringRef ToolPath) {
   std::optional<std::string> Env = sys::Process::GetEnv("CRO_INJECTION_LIB");
   if (Env && !Env->empty())
     return *Env;
-  SmallString<256> Dir(ToolPath);
-  sys::fs::make_absolute(Dir);
+  // The executable's real location (/proc/self/exe on Linux), never argv[0]
+  // taken relative to the working directory: called through PATH or a
+  // symbolic link, argv[0] names neither the tool's directory nor anything
+  // safe, and a libcro-inject.so in the working directory would be injected
+  // into the user's program.
+  std::string Exe = sys::fs::getMainExecutable(
+      ToolPath.str().c_str(), reinterpret_cast<void *>(&anchorForMainExecutable));
+  SmallString<256> Dir;
+  if (Exe.empty() || sys::fs::real_path(Exe, Dir))
+    return "";
   sys::path::remove_filename(Dir);
   for (const char *Rel : {"../lib/libcro-inject.so", "libcro-inject.so"}) {
     SmallString<256> P(Dir);

@@ -69,8 +69,10 @@ llvm::Expected<RunResult> runUnderInjection(const std::string &Exe,
 /// Parses the injection library's JSON-lines output into Result.
 void parseInjectionOutput(llvm::StringRef Text, RunResult &Result);
 
-/// libcro-inject.so next to the tool (../lib or the same directory), or
-/// $CRO_INJECTION_LIB; "" when there is none.
+/// $CRO_INJECTION_LIB, else libcro-inject.so beside the running executable's
+/// real path (its ../lib, the install prefix's layout, or its own
+/// directory) -- never the working directory, whatever argv[0] (ToolPath)
+/// says; "" when there is none.
 std::string findInjectionLibrary(llvm::StringRef ToolPath);
 
 /// Builds the measurement library from the source carried in the tool, with
