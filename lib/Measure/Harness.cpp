@@ -1,4 +1,5 @@
 #include "cro/Measure/Harness.h"
+#include "cro/Support/InputFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -57,9 +58,10 @@ std::string scalarType(StringRef T) {
 } // namespace
 
 Expected<json::Object> readKernelSpec(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      readInputFile(Path, "the kernel spec", ExitCode::BadConfig);
   if (!Buf)
-    return specError("cannot read '" + Path + "': " + Buf.getError().message());
+    return Buf.takeError();
   Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V)
     return specError("'" + Path +

@@ -1,5 +1,6 @@
 #include "cro/Rewrite/Engine.h"
 #include "cro/Rewrite/Registry.h"
+#include "cro/Support/InputFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -157,11 +158,10 @@ Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
 
 Expected<json::Value> readConfigurationDocument(StringRef Path,
                                                 StringRef What) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      readInputFile(Path, What, ExitCode::BadConfig);
   if (!Buf)
-    return makeToolError(ExitCode::BadConfig, "cannot read " + What + " '" +
-                                                  Path + "': " +
-                                                  Buf.getError().message());
+    return Buf.takeError();
   Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V)
     return makeToolError(ExitCode::BadConfig,

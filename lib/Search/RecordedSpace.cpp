@@ -1,4 +1,5 @@
 #include "cro/Search/RecordedSpace.h"
+#include "cro/Support/InputFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -7,11 +8,10 @@ using namespace llvm;
 namespace cro {
 
 Expected<RecordedSpace> RecordedSpace::load(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      readInputFile(Path, "the recorded space", ExitCode::InputUnreadable);
   if (!Buf)
-    return makeToolError(ExitCode::InputUnreadable,
-                         "cannot read the recorded space '" + Path.str() +
-                             "': " + Buf.getError().message());
+    return Buf.takeError();
   Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V)
     return makeToolError(ExitCode::BadConfig,

@@ -24,6 +24,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <cstdio>
 
 using namespace llvm;
 using namespace cro;
@@ -397,6 +399,80 @@ Expected<Variant> configuredVariant(const RewriteContext &Ctx) {
   return applyConfiguration(Ctx, Config);
 }
 
+/// The first numeric option whose value means nothing (a negative
+/// tolerance, no runs, a zero budget), said as the error; "" when all are
+/// sensible. Zero stays the documented "default" where an option has one
+/// (--rtol, --replays, --time-limit, --patience).
+static std::string badNumericOption() {
+  auto Given = [](const cl::Option &O) { return O.getNumOccurrences() > 0; };
+  auto Num = [](double V) { // as short as %g: -1, 0.5, nan
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%g", V);
+    return std::string(Buf);
+  };
+  if (Given(RelTolOpt) && !(RelTolOpt >= 0 && std::isfinite(RelTolOpt)))
+    return "--rtol " + Num(RelTolOpt) +
+           ": a relative tolerance is a finite number >= 0 (0: the default)";
+  if (Given(RunTimeout) && !(RunTimeout > 0 && std::isfinite(RunTimeout)))
+    return "--timeout " + Num(RunTimeout) + ": seconds must be > 0";
+  if (Given(TimeLimit) && !(TimeLimit >= 0 && std::isfinite(TimeLimit)))
+    return "--time-limit " + Num(TimeLimit) +
+           ": seconds must be >= 0 (0: no limit)";
+  if (Given(Runs) && Runs == 0)
+    return "--runs 0: at least one run is needed to time anything";
+  if (Given(Replays) && Replays < 0)
+    return "--replays " + std::to_string(Replays) +
+           ": replays per launch must be >= 0 (0: the default)";
+  if (Given(Budget) && Budget == 0)
+    return "--budget 0: the budget counts evaluations, the original "
+           "included, so it is at least 1";
+  if (Given(Batch) && Batch == 0)
+    return "--batch 0: a batch holds at least one candidate";
+  if (Given(MaxLaunches) && MaxLaunches < 1)
+    return "--max-launches " + std::to_string(MaxLaunches) +
+           ": at least one launch of each kernel must be timed";
+  if (Given(MaxCaptures) && MaxCaptures < 1)
+    return "--max-captures " + std::to_string(MaxCaptures) +
+           ": at least one launch of each kernel must be compared with the "
+           "original's, or nothing would be verified";
+  return "";
+}
+
+/// An output option naming a file that is also one of the inputs (`--apply
+/// c.json -o c.json`, `--simulate s.json --report s.json`), said as the
+/// error; "" when there is none. Checked before anything is read, so a
+/// mistake never costs the user an input.
+static std::string outputThatIsAnInput() {
+  const std::pair<const char *, const cl::opt<std::string> *> Outputs[] = {
+      {"-o", &OutputFile},
+      {"--report", &ReportFile},
+      {"--log-json", &LogJson},
+      {"--record-space", &RecordSpaceFile}};
+  const std::pair<const char *, const cl::opt<std::string> *> Inputs[] = {
+      {"", &InputFile},          {"--apply", &ApplyConfig},
+      {"--apply-each", &ApplyEach}, {"--space", &SpaceFile},
+      {"--simulate", &Simulate}, {"--harness", &HarnessSpec}};
+  for (const auto &[OutName, Out] : Outputs) {
+    StringRef O = Out->getValue();
+    if (O.empty() || O == "-")
+      continue;
+    for (const auto &[InName, In] : Inputs) {
+      StringRef I = In->getValue();
+      if (I.empty() || !sys::fs::equivalent(O, I))
+        continue;
+      if (*InName == '\0' && StringRef(OutName) == "-o")
+        return ("the output file is the input file '" + I +
+                "'; refusing to overwrite it")
+            .str();
+      return (Twine(OutName) + " '" + O + "' is the " +
+              (*InName ? Twine(InName) + " input" : Twine("input file")) +
+              "; refusing to overwrite it")
+          .str();
+    }
+  }
+  return "";
+}
+
 int run(int argc, char **argv) {
   // Arguments after `--` are compiler flags for the parse, not our options.
   std::vector<const char *> OwnArgs;
@@ -434,6 +510,14 @@ int run(int argc, char **argv) {
     errs() << "cuda-rewrite-opt: error: "
            << (Message.empty() ? "bad command line" : Message)
            << " (see --help)\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (std::string Bad = badNumericOption(); !Bad.empty()) {
+    errs() << "cuda-rewrite-opt: error: " << Bad << " (see --help)\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (std::string Same = outputThatIsAnInput(); !Same.empty()) {
+    errs() << "cuda-rewrite-opt: error: " << Same << "\n";
     return static_cast<int>(ExitCode::Usage);
   }
   if (PrintInjectionLibrary) {
@@ -508,12 +592,6 @@ int run(int argc, char **argv) {
     return static_cast<int>(ExitCode::Usage);
   }
 
-  if (!OutputFile.empty() && OutputFile != "-" &&
-      sys::fs::equivalent(OutputFile, InputFile)) {
-    errs() << "cuda-rewrite-opt: error: the output file is the input file '"
-           << InputFile << "'; refusing to overwrite it\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
 
   FrontendOptions Opts;
   Opts.InputFile = InputFile;
