@@ -14,7 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include <thread>
+#include "llvm/Support/thread.h"
 
 using namespace llvm;
 using namespace clang;
@@ -247,9 +247,9 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
     parseSide(Result->MainFile, Args, "--cuda-device-only", Sdk, Device);
     parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, Host);
   } else {
-    std::thread DeviceThread(parseSide, Result->MainFile, Args,
-                             "--cuda-device-only", std::cref(Sdk),
-                             std::ref(Device));
+    llvm::thread DeviceThread(std::optional<unsigned>(DeepStackBytes), parseSide, Result->MainFile,
+                              Args, "--cuda-device-only", std::cref(Sdk),
+                              std::ref(Device));
     parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, Host);
     DeviceThread.join();
   }

@@ -62,7 +62,7 @@ Expected<json::Object> readKernelSpec(StringRef Path) {
       readInputFile(Path, "the kernel spec", ExitCode::BadConfig);
   if (!Buf)
     return Buf.takeError();
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = parseJsonBounded((*Buf)->getBuffer());
   if (!V)
     return specError("'" + Path +
                      "' is not valid JSON: " + toString(V.takeError()));

@@ -162,7 +162,7 @@ Expected<json::Value> readConfigurationDocument(StringRef Path,
       readInputFile(Path, What, ExitCode::BadConfig);
   if (!Buf)
     return Buf.takeError();
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = parseJsonBounded((*Buf)->getBuffer());
   if (!V)
     return makeToolError(ExitCode::BadConfig,
                          What + " '" + Path + "' " +

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "cro/Build/Builder.h"
 #include "cro/Search/Strategies.h"
+#include "cro/Support/InputFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -189,7 +190,7 @@ public:
                     : "the external policy exited (end of its output)";
       return Out;
     }
-    Expected<json::Value> Reply = json::parse(*Line);
+    Expected<json::Value> Reply = parseJsonBounded(*Line);
     const json::Object *O = Reply ? Reply->getAsObject() : nullptr;
     const json::Array *Configs = O ? O->getArray("configs") : nullptr;
     if (!Configs) {

@@ -12,7 +12,7 @@ Expected<RecordedSpace> RecordedSpace::load(StringRef Path) {
       readInputFile(Path, "the recorded space", ExitCode::InputUnreadable);
   if (!Buf)
     return Buf.takeError();
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = parseJsonBounded((*Buf)->getBuffer());
   if (!V)
     return makeToolError(ExitCode::BadConfig,
                          Path.str() + ": not JSON: " + toString(V.takeError()));

@@ -30,4 +30,31 @@ readInputFile(StringRef Path, StringRef What, ExitCode Code,
   return std::move(*Buf);
 }
 
+Expected<json::Value> parseJsonBounded(StringRef Text) {
+  unsigned Depth = 0;
+  bool InString = false, Escaped = false;
+  for (char C : Text) {
+    if (InString) {
+      if (Escaped)
+        Escaped = false;
+      else if (C == '\\')
+        Escaped = true;
+      else if (C == '"')
+        InString = false;
+      continue;
+    }
+    if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      if (++Depth > MaxJsonNesting)
+        return createStringError(inconvertibleErrorCode(),
+                                 "nested deeper than " +
+                                     Twine(MaxJsonNesting) + " levels");
+    } else if ((C == ']' || C == '}') && Depth > 0) {
+      --Depth;
+    }
+  }
+  return json::parse(Text);
+}
+
 } // namespace cro

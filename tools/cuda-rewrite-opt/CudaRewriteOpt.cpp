@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -777,5 +778,12 @@ int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  return run(argc, argv);
+  // Valid CUDA nests deeper than an 8 MB stack follows: a 10,000-term sum
+  // is a 10,000-deep tree that Clang's and the analyses' recursive walks
+  // descend. The work runs on a thread with a deep stack (address space,
+  // not memory, until it is used).
+  int RC = 0;
+  llvm::thread Worker(std::optional<unsigned>(cro::DeepStackBytes), [&] { RC = run(argc, argv); });
+  Worker.join();
+  return RC;
 }

@@ -19,6 +19,11 @@
 
 namespace cro {
 
+/// The stack of the threads that parse and analyse (the tool's worker and
+/// the device-side parse): deep enough for the nesting of valid CUDA that
+/// an 8 MB stack is not (a 10,000-term sum, deep macro chains).
+constexpr unsigned DeepStackBytes = 1024u << 20;
+
 struct FrontendOptions {
   std::string InputFile;
   std::string BuildPath; ///< -p: directory of compile_commands.json

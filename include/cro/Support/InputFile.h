@@ -12,6 +12,7 @@
 
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <memory>
 
@@ -27,6 +28,16 @@ constexpr uint64_t MaxJsonInputBytes = uint64_t(512) << 20;
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef Path, llvm::StringRef What, ExitCode Code,
               uint64_t MaxBytes = MaxJsonInputBytes);
+
+/// The deepest nesting of arrays and objects a JSON input may have: the
+/// tool's documents nest a few levels; LLVM's parser and json::Value recurse
+/// once per level, so a hostile 50,000-deep document would overflow the
+/// stack.
+constexpr unsigned MaxJsonNesting = 256;
+
+/// json::parse, after checking Text nests at most MaxJsonNesting levels
+/// (counted outside strings); a deeper document is an error saying so.
+llvm::Expected<llvm::json::Value> parseJsonBounded(llvm::StringRef Text);
 
 } // namespace cro
 

@@ -1,0 +1,36 @@
+#include "cro/Support/InputFile.h"
+#include "gtest/gtest.h"
+#include <string>
+
+using namespace cro;
+using namespace llvm;
+
+TEST(InputFile, JsonNestingIsBounded) {
+  std::string Ok = std::string(MaxJsonNesting, '[') +
+                   std::string(MaxJsonNesting, ']');
+  EXPECT_TRUE(bool(parseJsonBounded(Ok)));
+  std::string Deep = "[" + Ok + "]";
+  Expected<json::Value> V = parseJsonBounded(Deep);
+  ASSERT_FALSE(bool(V));
+  EXPECT_NE(toString(V.takeError()).find("nested deeper than"),
+            std::string::npos);
+}
+
+TEST(InputFile, BracketsInStringsDoNotNest) {
+  std::string S = "{\"k\": \"" + std::string(10000, '[') + "\\\"{\"}";
+  Expected<json::Value> V = parseJsonBounded(S);
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+}
+
+TEST(InputFile, OnlyRegularFilesAreRead) {
+  Expected<std::unique_ptr<MemoryBuffer>> Zero =
+      readInputFile("/dev/zero", "the test input", ExitCode::BadConfig);
+  ASSERT_FALSE(bool(Zero));
+  EXPECT_NE(toString(Zero.takeError()).find("not a regular file"),
+            std::string::npos);
+  Expected<std::unique_ptr<MemoryBuffer>> Dir =
+      readInputFile("/", "the test input", ExitCode::BadConfig);
+  ASSERT_FALSE(bool(Dir));
+  EXPECT_NE(toString(Dir.takeError()).find("it is a directory"),
+            std::string::npos);
+}
