@@ -18,6 +18,9 @@
 #include "cro/Rewrite/Engine.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
+#include "CroCommit.inc"
+#include "clang/Basic/Version.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -260,7 +263,19 @@ cl::opt<bool> RequireGpu(
     cl::cat(Category));
 
 void printVersion(raw_ostream &OS) {
-  OS << "cuda-rewrite-opt " << CRO_VERSION << " (Clang 22 frontend)\n";
+  OS << "cuda-rewrite-opt " << CRO_VERSION << "\n"
+     << "  commit: " << CRO_COMMIT << "\n"
+     << "  frontend: Clang " << CLANG_VERSION_STRING << " (LLVM "
+     << LLVM_VERSION_STRING << "), linked in\n";
+  // The toolkit this run would parse and build with (the same lookup as
+  // every command: --cuda-path, $CUDA_HOME, $CUDA_PATH, nvcc on PATH,
+  // /usr/local/cuda).
+  Expected<CudaToolkit> Cuda = findCudaToolkit(CudaPath);
+  if (Cuda)
+    OS << "  CUDA: " << (Cuda->Version.empty() ? "version unknown" : Cuda->Version)
+       << " at " << Cuda->Root << " (" << Cuda->FoundVia << ")\n";
+  else
+    OS << "  CUDA: " << toString(Cuda.takeError()) << "\n";
 }
 
 /// Keeps only the kernels named by --kernel, and their knobs and refusals;
@@ -363,9 +378,9 @@ void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
   OS << "\n";
   if (Gpu)
     OS << "GPU: " << Gpu->Name << " (" << Gpu->Arch
-       << "). Nothing was measured: use --measure to build, verify and time "
-          "a variant (--apply, --variant); the search is not available in "
-          "this version.\n";
+       << "). Nothing was measured: `cuda-rewrite-opt FILE -o OUT` tunes "
+          "the kernels on it (--search only searches; --measure times one "
+          "variant).\n";
   else
     OS << "GPU: none found on this machine. Nothing was measured: timing and "
           "verifying variants needs an NVIDIA GPU. The analysis above is "
