@@ -292,6 +292,33 @@ public:
         if (UO->getOpcode() == UO_AddrOf)
           LaunchArgument.insert(UO);
   }
+  /// A call a template leaves unresolved until instantiation
+  /// (`cuda::std::fmin(v, hi)` with v of type T): argument I may bind to a
+  /// non-const reference unless every candidate takes it by value or const
+  /// reference. Only a qualified name's candidates are all known now (ADL
+  /// may add others at instantiation).
+  static bool mayBindByReference(const UnresolvedLookupExpr *ULE, unsigned I) {
+    if (ULE->requiresADL())
+      return true;
+    for (const NamedDecl *D : ULE->decls()) {
+      const FunctionDecl *F = D->getUnderlyingDecl()->getAsFunction();
+      if (!F)
+        return true;
+      unsigned N = F->getNumParams();
+      const ParmVarDecl *P = I < N ? F->getParamDecl(I) : nullptr;
+      if (N > 0 && F->getParamDecl(N - 1)->isParameterPack() &&
+          (!P || I >= N - 1))
+        P = F->getParamDecl(N - 1); // the pack takes the rest
+      if (!P)
+        continue; // C varargs (copies), or a candidate that cannot match
+      QualType T = P->getType();
+      if (const auto *PE = T->getAs<PackExpansionType>())
+        T = PE->getPattern();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        return true;
+    }
+    return false;
+  }
   /// `acc(s, v)` with `void acc(float &s, float v)`: the callee may change
   /// what it gets by non-const reference; a non-const member function may
   /// change its object. Without a declaration to tell (a call through a
@@ -311,6 +338,9 @@ public:
         QualType T = FD->getParamDecl(I)->getType();
         ByReference = T->isReferenceType() &&
                       !T.getNonReferenceType().isConstQualified();
+      } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(
+                     C->getCallee()->IgnoreParenImpCasts())) {
+        ByReference = A->isGLValue() && mayBindByReference(ULE, I);
       } else {
         ByReference = !FD && A->isGLValue();
       }

@@ -5,6 +5,7 @@
 // RUN: %cro %s --analyze | %flatten | FileCheck %s
 #include <cuda/std/type_traits>
 #include <cuda/std/limits>
+#include <cuda/std/cmath>
 #include <thrust/device_vector.h>
 #include <thrust/reduce.h>
 #include <cub/block/block_reduce.cuh>
@@ -29,6 +30,29 @@ __global__ void block_sums(const float *in, float *out, int n) {
     out[blockIdx.x] = s;
 }
 
+// A qualified call a template leaves unresolved: every candidate of
+// cuda::std::fmin takes its arguments by value, so 'hi' is only read and a
+// thread may compute several outputs (coarsen). An unqualified call may find
+// more candidates at instantiation (ADL), one of which may take 'lo' by
+// reference: 'lo' counts as changed.
+template <typename T> __device__ void widen(T &v) { v -= T(1); }
+
+template <typename T>
+__global__ void clamp_hi(T *x, T hi, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] = cuda::std::fmin(x[i], hi);
+}
+
+template <typename T>
+__global__ void clamp_lo(T *x, T lo, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    widen(lo);
+    x[i] = x[i] < lo ? lo : x[i];
+  }
+}
+
 int main() {
   int n = 1 << 20;
   thrust::device_vector<float> v(n, 1.0f), sums((n + 255) / 256);
@@ -37,6 +61,10 @@ int main() {
   block_sums<256><<<(n + 255) / 256, 256>>>(
       thrust::raw_pointer_cast(v.data()), thrust::raw_pointer_cast(sums.data()),
       n);
+  clamp_hi<<<(n + 255) / 256, 256>>>(thrust::raw_pointer_cast(v.data()), 4.0f,
+                                     n);
+  clamp_lo<<<(n + 255) / 256, 256>>>(thrust::raw_pointer_cast(v.data()), 1.0f,
+                                     n);
   float s = thrust::reduce(sums.begin(), sums.end());
   printf("%f\n", s);
   return 0;
@@ -48,3 +76,8 @@ int main() {
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "clamp_scale.coarsen"
 // CHECK-DAG: kernels[1].name = "block_sums"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "clamp_scale.block"
+// CHECK-DAG: kernels[2].name = "clamp_hi"
+// CHECK-DAG: kernels[2].thread_mapping.outside_writes = []
+// CHECK-DAG: knobs[{{[0-9]+}}].id = "clamp_hi.coarsen"
+// CHECK-DAG: kernels[3].name = "clamp_lo"
+// CHECK-DAG: kernels[3].thread_mapping.outside_writes[0] = "'lo' (a parameter) at {{.*}}"
