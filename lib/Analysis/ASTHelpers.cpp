@@ -4,6 +4,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
 
 #include <set>
 
@@ -18,9 +19,31 @@ std::string SourceText::location(SourceLocation Loc) const {
   PresumedLoc P = SM.getPresumedLoc(E, /*UseLineDirectives=*/false);
   if (P.isInvalid())
     return "<unknown>";
-  std::string File = SM.isInMainFile(E) ? MainName : P.getFilename();
+  std::string File =
+      SM.isInMainFile(E) ? MainName : displayPath(P.getFilename());
   return File + ":" + std::to_string(P.getLine()) + ":" +
          std::to_string(P.getColumn());
+}
+
+std::string SourceText::displayPath(StringRef Path) const {
+  // A file beside or below the main one is named from the main file's name
+  // as the user gave it ("src/k.cu" includes "kernels/a.cu": "src/kernels/
+  // a.cu"), not from the absolute path the parse resolved it to, so that
+  // messages and --analyze do not depend on where the tree is checked out.
+  const SourceManager &SM = Ctx.getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return Path.str();
+  SmallString<256> Clean(Path);
+  sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+  StringRef MainDir = sys::path::parent_path(Main->getName());
+  StringRef Rest = Clean;
+  if (MainDir.empty() || !Rest.consume_front(MainDir) ||
+      !Rest.consume_front("/"))
+    return Clean.str().str();
+  SmallString<256> Shown(sys::path::parent_path(MainName));
+  sys::path::append(Shown, Rest);
+  return Shown.str().str();
 }
 
 CharSourceRange SourceText::fileRange(SourceRange R) const {

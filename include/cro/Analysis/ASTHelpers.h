@@ -60,6 +60,9 @@ public:
   clang::ASTContext &context() const { return Ctx; }
 
 private:
+  /// How a file other than the main one is named in locations.
+  std::string displayPath(llvm::StringRef Path) const;
+
   clang::ASTContext &Ctx;
   std::string MainName;
   std::string ToolkitRoot;
