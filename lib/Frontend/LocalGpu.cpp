@@ -2,6 +2,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
@@ -29,6 +30,12 @@ std::optional<LocalGpu> parseNvidiaSmiLine(StringRef Line) {
 
 namespace {
 
+/// Why the probe could not ask nvidia-smi, "" when it could.
+std::string &probeProblem() {
+  static std::string Problem;
+  return Problem;
+}
+
 std::optional<LocalGpu> askNvidiaSmi() {
   ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi");
   if (!Smi)
@@ -49,8 +56,16 @@ std::optional<LocalGpu> askNvidiaSmi() {
     Args.push_back(Visible);
   }
   SmallString<128> OutPath;
-  if (sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", OutPath))
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", OutPath)) {
+    SmallString<128> Dir;
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+    probeProblem() = "nvidia-smi is installed, but its answer cannot be "
+                     "kept: no temporary file can be made in '" +
+                     Dir.str().str() + "' (" + EC.message() +
+                     "; set TMPDIR to a writable directory)";
     return std::nullopt;
+  }
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
                                           StringRef("")};
   int RC = sys::ExecuteAndWait(*Smi, Args, std::nullopt, Redirects,
@@ -68,6 +83,13 @@ std::optional<LocalGpu> askNvidiaSmi() {
 std::optional<LocalGpu> probeLocalGpu() {
   static const std::optional<LocalGpu> Gpu = askNvidiaSmi();
   return Gpu;
+}
+
+std::string noGpuMessage() {
+  (void)probeLocalGpu();
+  if (!probeProblem().empty())
+    return "no NVIDIA GPU could be found on this machine: " + probeProblem();
+  return "no NVIDIA GPU found on this machine";
 }
 
 } // namespace cro

@@ -103,9 +103,9 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
   if (!Gpu)
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoGpu,
-                      "no NVIDIA GPU found on this machine: nothing can be "
-                      "measured (--analyze, --apply and --diff work without "
-                      "one)"),
+                      noGpuMessage() +
+                          ": nothing can be measured (--analyze, --apply and "
+                          "--diff work without one)"),
         Err);
   Expected<EvaluateOptions> EO = evaluateOptions(Req, PF, Model);
   if (!EO)

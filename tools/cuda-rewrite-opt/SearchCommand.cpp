@@ -240,9 +240,9 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
   if (!Gpu)
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoGpu,
-                      "no NVIDIA GPU found on this machine: the search "
-                      "measures every candidate on one (use --replay to "
-                      "emit a result tuned elsewhere)"),
+                      noGpuMessage() +
+                          ": the search measures every candidate on one (use "
+                          "--replay to emit a result tuned elsewhere)"),
         Err);
   Expected<std::unique_ptr<GpuSearch>> S =
       GpuSearch::start(*Gpu, Req, PF, Model, Ctx, Err);

@@ -100,15 +100,16 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   if (RR.DbPath == "none") {
     if (Error E = writeOutput(RR.OutputFile, Ctx.Source))
       return reportAndGetExitCode(std::move(E), Err);
-    Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine and no "
-           "tuning database (--db none): wrote the original unchanged\n";
+    Err << "cuda-rewrite-opt: " << noGpuMessage()
+        << " and no tuning database (--db none): wrote the original "
+           "unchanged\n";
     return 0;
   }
   // runReplay says which GPU's result it wrote, or that there was none.
   if (!Req.Search.Quiet)
-    Err << "cuda-rewrite-opt: no NVIDIA GPU found on this machine: nothing "
-           "can be measured; looking for a tuned result in the tuning "
-           "database\n";
+    Err << "cuda-rewrite-opt: " << noGpuMessage()
+        << ": nothing can be measured; looking for a tuned result in the "
+           "tuning database\n";
   return runReplay(RR, Model, Ctx, Err);
 }
 
@@ -126,8 +127,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   if (!Gpu && Req.RequireGpu)
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoGpu,
-                      "no NVIDIA GPU found on this machine, and "
-                      "--require-gpu: nothing was tuned or written"),
+                      noGpuMessage() +
+                          ", and --require-gpu: nothing was tuned or written"),
         Err);
   if (!Gpu)
     return withoutGpu(Req, Model, Ctx, Err);

@@ -22,6 +22,11 @@ struct LocalGpu {
 /// of a second.
 std::optional<LocalGpu> probeLocalGpu();
 
+/// "no NVIDIA GPU found on this machine", or, when the probe itself could
+/// not run (no temporary file for nvidia-smi's answer), that and why: an
+/// unwritable TMPDIR is not the same as no GPU.
+std::string noGpuMessage();
+
 /// Parses one line of `nvidia-smi --query-gpu=name,compute_cap,driver_version
 /// --format=csv,noheader`, e.g. "NVIDIA H200, 9.0, 580.95.05".
 std::optional<LocalGpu> parseNvidiaSmiLine(llvm::StringRef Line);
