@@ -87,8 +87,8 @@ const FlagSpelling GccFlags[] = {
 };
 
 /// The value of nvcc's host-compiler passthrough (`-Xcompiler A,B`,
-/// `--compiler-options=A`), or nullopt when Args[I] is not one; advances I
-/// past a separate value.
+/// `--compiler-options=A`), or nullopt (I unchanged) when Args[I] is not one
+/// or lacks its value; advances I past a separate value.
 std::optional<StringRef> hostCompilerOptions(ArrayRef<std::string> Args,
                                              size_t &I) {
   StringRef A = Args[I];
@@ -170,7 +170,6 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
     // nvcc hands -Xcompiler's list to the host compiler of every pass,
     // preprocessing included: its -D/-I/-fopenmp shape what the file means.
     if (IsNvcc) {
-      size_t Start = I;
       if (std::optional<StringRef> Host = hostCompilerOptions(Args, I)) {
         SmallVector<StringRef, 8> Parts;
         Host->split(Parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
@@ -181,7 +180,6 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
           Out.Dropped.push_back("-Xcompiler=" + D);
         continue;
       }
-      I = Start;
     }
     const FlagSpelling *Match = nullptr;
     StringRef Value;

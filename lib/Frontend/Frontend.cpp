@@ -236,7 +236,8 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
   // from the toolkit, then the host compiler's (omp.h).
   for (std::string &A : nvccImplicitIncludeArgs(Result->Cuda))
     Args.push_back(std::move(A));
-  if (std::string HostInclude = hostCompilerIncludeDir(); !HostInclude.empty()) {
+  if (std::string HostInclude = hostCompilerIncludeDir();
+      !HostInclude.empty()) {
     Args.push_back("-idirafter");
     Args.push_back(HostInclude);
   }
@@ -247,9 +248,9 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
     parseSide(Result->MainFile, Args, "--cuda-device-only", Sdk, Device);
     parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, Host);
   } else {
-    llvm::thread DeviceThread(std::optional<unsigned>(DeepStackBytes), parseSide, Result->MainFile,
-                              Args, "--cuda-device-only", std::cref(Sdk),
-                              std::ref(Device));
+    llvm::thread DeviceThread(
+        std::optional<unsigned>(DeepStackBytes), parseSide, Result->MainFile,
+        Args, "--cuda-device-only", std::cref(Sdk), std::ref(Device));
     parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, Host);
     DeviceThread.join();
   }

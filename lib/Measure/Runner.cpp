@@ -88,7 +88,8 @@ std::string findInjectionLibrary(StringRef ToolPath) {
   // safe, and a libcro-inject.so in the working directory would be injected
   // into the user's program.
   std::string Exe = sys::fs::getMainExecutable(
-      ToolPath.str().c_str(), reinterpret_cast<void *>(&anchorForMainExecutable));
+      ToolPath.str().c_str(),
+      reinterpret_cast<void *>(&anchorForMainExecutable));
   SmallString<256> Dir;
   if (Exe.empty() || sys::fs::real_path(Exe, Dir))
     return "";

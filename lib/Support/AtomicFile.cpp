@@ -15,6 +15,16 @@ Error cannotWrite(StringRef Path, const Twine &Why) {
                        "cannot write '" + Path + "': " + Why);
 }
 
+/// The message of a failed write or close on OS (then cleared, so that LLVM
+/// does not report it again at exit), or "".
+std::string streamFailure(raw_fd_ostream &OS) {
+  if (!OS.has_error())
+    return "";
+  std::string Msg = OS.error().message();
+  OS.clear_error();
+  return Msg;
+}
+
 /// Writes straight into Path, which exists and is not a regular file (a
 /// device such as /dev/null, a FIFO): renaming a file over it would replace
 /// the node itself.
@@ -25,11 +35,8 @@ Error writeInPlace(StringRef Path, StringRef Contents) {
     return cannotWrite(Path, EC.message());
   OS << Contents;
   OS.close();
-  if (OS.has_error()) {
-    std::string Msg = OS.error().message();
-    OS.clear_error();
+  if (std::string Msg = streamFailure(OS); !Msg.empty())
     return cannotWrite(Path, Msg);
-  }
   return Error::success();
 }
 
@@ -45,7 +52,8 @@ Error writeFileAtomically(StringRef PathAsGiven, StringRef Contents) {
     if (std::error_code EC = sys::fs::real_path(PathAsGiven, Target))
       return cannotWrite(PathAsGiven,
                          "it is a symbolic link to a file that cannot be "
-                         "reached (" + EC.message() + ")");
+                         "reached (" +
+                             EC.message() + ")");
     Path = Target;
   }
   sys::fs::file_status Existing;
@@ -69,9 +77,7 @@ Error writeFileAtomically(StringRef PathAsGiven, StringRef Contents) {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Contents;
     OS.close();
-    if (OS.has_error()) {
-      std::string Msg = OS.error().message();
-      OS.clear_error();
+    if (std::string Msg = streamFailure(OS); !Msg.empty()) {
       sys::fs::remove(TempPath);
       return cannotWrite(PathAsGiven, Msg);
     }
@@ -87,12 +93,9 @@ Error writeOutput(StringRef Path, StringRef Contents) {
   if (Path.empty() || Path == "-") {
     outs() << Contents;
     outs().flush();
-    if (outs().has_error()) { // else LLVM reports it at exit, as a crash
-      std::string Msg = outs().error().message();
-      outs().clear_error();
+    if (std::string Msg = streamFailure(outs()); !Msg.empty())
       return makeToolError(ExitCode::OutputError,
                            "cannot write to standard output: " + Msg);
-    }
     return Error::success();
   }
   return writeFileAtomically(Path, Contents);

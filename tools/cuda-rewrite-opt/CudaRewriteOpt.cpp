@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ApplyEachCommand.h"
+#include "CroCommit.inc"
 #include "MeasureCommand.h"
 #include "SearchCommand.h"
 #include "TuneCommand.h"
@@ -14,20 +15,19 @@
 #include "cro/Measure/Harness.h"
 #include "cro/Measure/Runner.h"
 #include "cro/Report/UnifiedDiff.h"
-#include "cro/Rewrite/Registry.h"
 #include "cro/Rewrite/Engine.h"
+#include "cro/Rewrite/Registry.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
-#include "CroCommit.inc"
 #include "clang/Basic/Version.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/thread.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 #include <cmath>
 #include <cstdio>
 
@@ -272,8 +272,9 @@ void printVersion(raw_ostream &OS) {
   // /usr/local/cuda).
   Expected<CudaToolkit> Cuda = findCudaToolkit(CudaPath);
   if (Cuda)
-    OS << "  CUDA: " << (Cuda->Version.empty() ? "version unknown" : Cuda->Version)
-       << " at " << Cuda->Root << " (" << Cuda->FoundVia << ")\n";
+    OS << "  CUDA: "
+       << (Cuda->Version.empty() ? "version unknown" : Cuda->Version) << " at "
+       << Cuda->Root << " (" << Cuda->FoundVia << ")\n";
   else
     OS << "  CUDA: " << toString(Cuda.takeError()) << "\n";
 }
@@ -465,9 +466,12 @@ static std::string outputThatIsAnInput() {
       {"--log-json", &LogJson},
       {"--record-space", &RecordSpaceFile}};
   const std::pair<const char *, const cl::opt<std::string> *> Inputs[] = {
-      {"", &InputFile},          {"--apply", &ApplyConfig},
-      {"--apply-each", &ApplyEach}, {"--space", &SpaceFile},
-      {"--simulate", &Simulate}, {"--harness", &HarnessSpec}};
+      {"", &InputFile},
+      {"--apply", &ApplyConfig},
+      {"--apply-each", &ApplyEach},
+      {"--space", &SpaceFile},
+      {"--simulate", &Simulate},
+      {"--harness", &HarnessSpec}};
   for (const auto &[OutName, Out] : Outputs) {
     StringRef O = Out->getValue();
     if (O.empty() || O == "-")
@@ -607,7 +611,6 @@ int run(int argc, char **argv) {
               "--apply or --diff\n";
     return static_cast<int>(ExitCode::Usage);
   }
-
 
   FrontendOptions Opts;
   Opts.InputFile = InputFile;
@@ -798,7 +801,8 @@ int main(int argc, char **argv) {
   // descend. The work runs on a thread with a deep stack (address space,
   // not memory, until it is used).
   int RC = 0;
-  llvm::thread Worker(std::optional<unsigned>(cro::DeepStackBytes), [&] { RC = run(argc, argv); });
+  llvm::thread Worker(std::optional<unsigned>(cro::DeepStackBytes),
+                      [&] { RC = run(argc, argv); });
   Worker.join();
   return RC;
 }

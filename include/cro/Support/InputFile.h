@@ -23,8 +23,8 @@ namespace cro {
 constexpr uint64_t MaxJsonInputBytes = uint64_t(512) << 20;
 
 /// Reads Path, described as What ("configuration", "the recorded space",
-/// or "" for a file named by its path alone) in messages, failing with Code unless it is a readable regular file of at
-/// most MaxBytes.
+/// or "" for a file named by its path alone) in messages, failing with Code
+/// unless it is a readable regular file of at most MaxBytes.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef Path, llvm::StringRef What, ExitCode Code,
               uint64_t MaxBytes = MaxJsonInputBytes);
