@@ -68,18 +68,18 @@ function(cuda_rewrite_opt)
       list(APPEND replay --gpu "${CRO_GPU}")
     endif()
     # The replay runs at every build (the database may have a new result
-    # that no file timestamp announces; it takes a second), and the tuned
-    # copy is only touched when its text changes, so nothing recompiles
-    # needlessly.
+    # that no file timestamp announces; it takes a second); the tool touches
+    # the tuned copy only when its text changes, so nothing recompiles
+    # needlessly. A result that rewrites files the source includes (kernels
+    # in a .cuh) writes their copies beside the tuned source, named after it
+    # (kernels.tuned.cuh), and the tuned source includes those.
     string(MAKE_C_IDENTIFIER "${name}${ext}" id)
     # Ninja creates the directories of a command's outputs, Make does not.
     get_filename_component(out_dir "${out}" DIRECTORY)
     add_custom_target(${CRO_TARGET}-replay-${id}
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
       COMMAND "${CUDA_REWRITE_OPT_EXECUTABLE}" "${abs}" --replay ${replay}
-              -o "${out}.new"
-      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${out}.new" "${out}"
-      COMMAND "${CMAKE_COMMAND}" -E rm -f "${out}.new"
+              -o "${out}"
       BYPRODUCTS "${out}"
       COMMENT "cuda-rewrite-opt: replaying the tuned ${src}"
       VERBATIM)

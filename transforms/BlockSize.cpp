@@ -31,9 +31,11 @@ struct Plan {
     unsigned Dim = 0;
     bool Macro = false;
     /// Defined where no copy can sit beside it (a header, the command line,
-    /// an enumerator): the copy is a macro in the main file, placed before
-    /// the first use it replaces, and replaces qualified uses whole.
-    bool CopyInMainFile = false;
+    /// an enumerator): the copy is a macro, defined in each file holding a
+    /// use it replaces before the first such use (CopyAt), and replaces
+    /// qualified uses whole.
+    bool CopyBeforeUses = false;
+    std::vector<unsigned> CopyAt;
     /// For a constant copied in place inside a namespace: "ns::", how code
     /// outside that namespace names the copy.
     std::string Qualifier;
@@ -401,7 +403,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
           Sym.Dim = I;
         Sym.Macro = B.Kind == "macro";
         if (B.DefinedOutsideMainFile) {
-          Sym.CopyInMainFile = true; // placed once the scopes are known
+          Sym.CopyBeforeUses = true; // placed once the scopes are known
         } else if (Sym.Macro) {
           Sym.InsertAt = defineLineEnd(Src, B.Symbol);
           if (Sym.InsertAt < 0)
@@ -580,14 +582,25 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   P.Scopes.push_back({K.Span.BeginOffset, K.Span.EndOffset});
   P.Shape = *Shape;
 
-  // A copy in the main file goes at the start of the line of the earliest
-  // use it replaces (the kernel's declaration, or a launch before it).
-  unsigned First = K.DeclLineOffset;
+  // A macro copy goes, in each file holding a use it replaces, at the start
+  // of the line of the earliest such use (the kernel's declaration, or a
+  // launch before it). Offsets order uses within a file only: a file the
+  // main file includes after its launches needs its own definition, and
+  // the same `#define` twice is no redefinition.
+  std::map<const ProgramFile *, unsigned> FirstInFile;
+  auto NoteUse = [&](unsigned LineBegin) {
+    const ProgramFile *F = Ctx.Model.Program.fileAt(LineBegin);
+    auto [It, New] = FirstInFile.try_emplace(F, LineBegin);
+    if (!New)
+      It->second = std::min(It->second, LineBegin);
+  };
+  NoteUse(K.DeclLineOffset);
   for (const auto &[B, E] : P.Scopes)
-    First = std::min<unsigned>(First, lineStart(Src, B));
+    NoteUse(lineStart(Src, B));
   for (auto &[Name, Sym] : P.Symbols)
-    if (Sym.CopyInMainFile)
-      Sym.InsertAt = First;
+    if (Sym.CopyBeforeUses)
+      for (const auto &[F, At] : FirstInFile)
+        Sym.CopyAt.push_back(At);
 
   // Another kernel whose body reads the symbol keeps the old value while
   // this kernel's copy changes. That is right when the symbol is that
@@ -598,11 +611,9 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
   // which the old value would break.
   for (const auto &[Name, Sym] : P.Symbols)
     for (const KernelInfo &Other : Ctx.Model.Kernels) {
-      bool Named = Other.InMainFile
-                       ? !findIdentifier(Src, Other.BodySpan.BeginOffset,
-                                         Other.BodySpan.EndOffset, Name)
-                              .empty()
-                       : Other.BodyIdentifiers.count(Name) > 0;
+      bool Named = !findIdentifier(Src, Other.BodySpan.BeginOffset,
+                                   Other.BodySpan.EndOffset, Name)
+                        .empty();
       if (&Other == &K || !Named)
         continue;
       bool OwnBlock = !Other.Launches.empty();
@@ -905,13 +916,16 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
     std::string Copy = freshIdentifier(Src, Kernel + "_" + Name);
     Copies[Name] = Sym.Qualifier + Copy;
     std::string Def =
-        Sym.CopyInMainFile
+        Sym.CopyBeforeUses
             ? "#define " + Copy + " " + std::to_string(NewValue) + "\n"
         : Sym.Macro ? "\n#define " + Copy + " " + std::to_string(NewValue)
-                    : "\n" + Sym.Indent + "constexpr " + Sym.Type + " " + Copy + " = " +
-                          std::to_string(NewValue) + ";";
-    if (Error E = Out.insert(Sym.InsertAt, Def))
-      return E;
+                    : "\n" + Sym.Indent + "constexpr " + Sym.Type + " " + Copy +
+                          " = " + std::to_string(NewValue) + ";";
+    for (unsigned At : Sym.CopyBeforeUses
+                           ? Sym.CopyAt
+                           : std::vector<unsigned>{unsigned(Sym.InsertAt)})
+      if (Error E = Out.insert(At, Def))
+        return E;
     std::set<unsigned> Done;
     for (const auto &[B, E] : P.Scopes)
       for (const TokenRange &T : findIdentifier(Src, B, E, Name)) {
@@ -930,8 +944,8 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
           continue;
         if (!Done.insert(T.Offset).second)
           continue;
-        unsigned Begin = Sym.CopyInMainFile ? qualifierStart(Src, T.Offset)
-                                            : T.Offset;
+        unsigned Begin =
+            Sym.CopyBeforeUses ? qualifierStart(Src, T.Offset) : T.Offset;
         if (Error Err =
                 Out.replace(Begin, T.Offset + T.Length - Begin, Copy))
           return Err;

@@ -4,6 +4,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessingRecord.h"
 #include "llvm/Support/Path.h"
 
 #include <set>
@@ -83,22 +84,24 @@ SourceSpan SourceText::span(SourceRange R) const {
     End = CR.getEnd();
   S.Begin = location(CR.getBegin());
   S.End = location(CR.getEnd());
-  S.BeginOffset = SM.getFileOffset(CR.getBegin());
-  S.EndOffset = End.isValid() ? SM.getFileOffset(End) : S.BeginOffset;
+  unsigned Base = baseOf(SM.getFileID(CR.getBegin()));
+  S.BeginOffset = Base + SM.getFileOffset(CR.getBegin());
+  S.EndOffset = End.isValid() ? Base + SM.getFileOffset(End) : S.BeginOffset;
   return S;
 }
 
 SourceSpan SourceText::statementSpan(const Stmt *S) const {
   SourceSpan Sp = span(S->getSourceRange());
   const SourceManager &SM = Ctx.getSourceManager();
-  // The offsets are in the file the statement is written in.
-  StringRef Buffer =
-      SM.getBufferData(SM.getFileID(fileRange(S->getSourceRange()).getBegin()));
-  unsigned E = Sp.EndOffset;
+  // The statement's file, and where it starts in the program text.
+  FileID F = SM.getFileID(fileRange(S->getSourceRange()).getBegin());
+  StringRef Buffer = SM.getBufferData(F);
+  unsigned Base = baseOf(F);
+  unsigned E = Sp.EndOffset - Base;
   while (E < Buffer.size() && (Buffer[E] == ' ' || Buffer[E] == '\t'))
     ++E;
   if (E < Buffer.size() && Buffer[E] == ';' && !isa<CompoundStmt>(S))
-    Sp.EndOffset = E + 1;
+    Sp.EndOffset = Base + E + 1;
   return Sp;
 }
 
@@ -113,18 +116,152 @@ SourceSpan SourceText::lineSpan(SourceLocation Loc) const {
   SourceLocation Start = SM.getComposedLoc(FID, Begin);
   S.Begin = location(Start);
   S.End = location(SM.getComposedLoc(FID, End));
-  S.BeginOffset = Begin;
-  S.EndOffset = End;
+  S.BeginOffset = baseOf(FID) + Begin;
+  S.EndOffset = baseOf(FID) + End;
   return S;
 }
 
 std::string SourceText::indentation(SourceLocation Loc) const {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceSpan Line = lineSpan(Loc);
-  StringRef Buf = SM.getBufferData(SM.getFileID(SM.getExpansionLoc(Loc)));
-  StringRef Text =
-      Buf.substr(Line.BeginOffset, Line.EndOffset - Line.BeginOffset);
-  return Text.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+  auto [FID, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(Loc));
+  return lineIndent(SM.getBufferData(FID), Offset).str();
+}
+
+std::string SourceText::pathKey(FileID F) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  OptionalFileEntryRef File = SM.getFileEntryRefForID(F);
+  if (!File)
+    return "";
+  StringRef Real = File->getFileEntry().tryGetRealPathName();
+  SmallString<256> Key(Real.empty() ? File->getName() : Real);
+  sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
+  return Key.str().str();
+}
+
+unsigned SourceText::baseOf(FileID F) const {
+  if (!Program || F.isInvalid())
+    return 0;
+  auto It = Bases.find(F);
+  if (It != Bases.end())
+    return It->second;
+  const ProgramFile *PF = Program->find(pathKey(F));
+  unsigned Base = PF ? PF->Begin : 0;
+  Bases[F] = Base;
+  return Base;
+}
+
+unsigned SourceText::programOffset(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto [FID, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(Loc));
+  return baseOf(FID) + Offset;
+}
+
+StringRef SourceText::programSource() const {
+  if (Program)
+    return Program->text();
+  const SourceManager &SM = Ctx.getSourceManager();
+  return SM.getBufferData(SM.getMainFileID());
+}
+
+std::string SourceText::locationAt(unsigned Offset) const {
+  if (Program)
+    return Program->location(Offset);
+  const SourceManager &SM = Ctx.getSourceManager();
+  return location(SM.getComposedLoc(SM.getMainFileID(), Offset));
+}
+
+void SourceText::addUserFilesToProgram(const PreprocessingRecord *Record) {
+  if (!Program)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  SmallString<256> MainDir(Main ? sys::path::parent_path(Main->getName())
+                                : StringRef());
+  sys::path::remove_dots(MainDir, /*remove_dot_dot=*/true);
+  // File entries in the order the parse entered them: the main file first.
+  std::vector<FileID> Entered;
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile() || !E.getFile().getContentCache().OrigEntry)
+      continue;
+    FileID F =
+        SM.getDecomposedLoc(SourceLocation::getFromRawEncoding(E.getOffset()))
+            .first;
+    if (F.isValid() && inUserFile(SM.getLocForStartOfFile(F)))
+      Entered.push_back(F);
+  }
+  std::stable_partition(Entered.begin(), Entered.end(),
+                        [&](FileID F) { return F == SM.getMainFileID(); });
+  for (FileID F : Entered) {
+    std::string Key = pathKey(F);
+    if (Key.empty() || Program->find(Key))
+      continue;
+    bool IsMain = F == SM.getMainFileID();
+    OptionalFileEntryRef File = SM.getFileEntryRefForID(F);
+    SmallString<256> Clean(File->getName());
+    sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+    StringRef Rest = Clean;
+    std::string Relative;
+    if (IsMain)
+      Relative = sys::path::filename(Clean).str();
+    else if (!MainDir.empty() && Rest.consume_front(MainDir) &&
+             Rest.consume_front("/"))
+      Relative = Rest.str();
+    Program->addFile(Key, IsMain ? MainName : displayPath(File->getName()),
+                     Relative, SM.getBufferData(F));
+  }
+  // Where the user's files are included: every `#include` line the parse
+  // processed (the preprocessing record keeps the lines a header guard
+  // made a no-op too, which the file entries above do not show).
+  if (!Record) {
+    for (FileID F : Entered)
+      if (const ProgramFile *PF = Program->find(pathKey(F));
+          PF && F != SM.getMainFileID())
+        Program->markIncludedWithoutDirective(Program->indexOf(*PF));
+    return;
+  }
+  for (const PreprocessedEntity *E :
+       *const_cast<PreprocessingRecord *>(Record)) {
+    const auto *ID = dyn_cast_or_null<InclusionDirective>(E);
+    if (!ID || !ID->getFile())
+      continue;
+    // The included file, if it is one of the user's.
+    StringRef Real = ID->getFile()->getFileEntry().tryGetRealPathName();
+    SmallString<256> Key(Real.empty() ? ID->getFile()->getName() : Real);
+    sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
+    const ProgramFile *Target = Program->find(Key);
+    if (!Target)
+      continue;
+    unsigned TargetIndex = Program->indexOf(*Target);
+    SourceLocation Hash = ID->getSourceRange().getBegin();
+    const ProgramFile *From =
+        Hash.isFileID() ? Program->find(pathKey(SM.getFileID(Hash))) : nullptr;
+    if (!From) { // a line of a system header or of the command line
+      Program->markIncludedWithoutDirective(TargetIndex);
+      continue;
+    }
+    auto [Includer, Offset] = SM.getDecomposedLoc(Hash);
+    StringRef Buf = SM.getBufferData(Includer);
+    unsigned LineBegin = lineStart(Buf, Offset);
+    StringRef Line = Buf.slice(LineBegin, lineEnd(Buf, Offset));
+    StringRef Directive = Line.ltrim(" \t");
+    bool Ok = Directive.consume_front("#");
+    Directive = Directive.ltrim(" \t");
+    Ok = Ok && Directive.consume_front("include");
+    Directive = Directive.ltrim(" \t");
+    char Open = Directive.empty() ? 0 : Directive.front();
+    size_t Close = Directive.find(Open == '<' ? '>' : '"', 1);
+    // `#include KERNELS` names the file through a macro: no line to change.
+    if (!Ok || (Open != '"' && Open != '<') || Close == StringRef::npos) {
+      Program->markIncludedWithoutDirective(TargetIndex);
+      continue;
+    }
+    unsigned NameBegin =
+        From->Begin + LineBegin + (Directive.data() - Line.data());
+    Program->addInclusion(
+        TargetIndex,
+        {NameBegin, NameBegin + unsigned(Close) + 1, Program->indexOf(*From)});
+  }
 }
 
 bool SourceText::inMainFile(SourceLocation Loc) const {

@@ -154,8 +154,7 @@ public:
     auto &[Builtin, Dim] = *B;
     BlockIndexReads::Dim &D = Out.Dims[Dim];
     SourceSpan S = Text.span(E->getSourceRange());
-    const SourceManager &SM = Text.context().getSourceManager();
-    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    StringRef Buf = Text.programSource();
     std::string Written =
         S.EndOffset > S.BeginOffset && S.EndOffset <= Buf.size()
             ? normalizeSpelling(Buf.slice(S.BeginOffset, S.EndOffset))
@@ -249,11 +248,6 @@ void analyzeBlockIndexReads(const FunctionDecl *Kernel, const SourceText &Text,
     Info.BlockReads.Dims[Dim];
   if (!Kernel || !Kernel->getBody())
     return;
-  if (!Text.inMainFile(Kernel->getLocation())) {
-    for (auto &[Dim, D] : Info.BlockReads.Dims)
-      D.Obstacle = "the kernel is defined outside the input file";
-    return;
-  }
   ReadFinder F(Text, Info, Info.BlockReads);
   F.TraverseStmt(Kernel->getBody());
 }

@@ -636,7 +636,7 @@ private:
           dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
       const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
       if (P && P->getDeclContext() == Kernel && P->getType()->isPointerType() &&
-          Text.inMainFile(DRE->getBeginLoc()) &&
+          Text.inUserFile(DRE->getBeginLoc()) &&
           !DRE->getBeginLoc().isMacroID()) {
         A.Base = P->getNameAsString();
         A.BaseSpan = Text.span(DRE->getSourceRange());

@@ -432,7 +432,7 @@ private:
 void analyzeGridStride(const FunctionDecl *Kernel, const SourceText &Text,
                        KernelInfo &Info) {
   Info.GridStride = GridStrideInfo();
-  if (!Kernel->getBody() || !Text.inMainFile(Kernel->getLocation()))
+  if (!Kernel->getBody())
     return;
   GridStrideAnalysis(Text, Info, Kernel).run();
 }

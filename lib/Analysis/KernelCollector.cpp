@@ -68,7 +68,7 @@ static std::vector<ParamInfo> describeParams(const FunctionDecl *FD,
     PI.IsRestrict = T.isRestrictQualified();
     PI.Span = Text.span(P->getSourceRange());
     if (!PI.Name.empty() && P->getLocation().isFileID())
-      PI.NameOffset = SM.getFileOffset(P->getLocation());
+      PI.NameOffset = Text.programOffset(P->getLocation());
     if (const auto *PT = T->getAs<PointerType>()) {
       PI.IsPointer = true;
       PI.PointeeType = typeString(PT->getPointeeType(), Ctx);
@@ -107,32 +107,13 @@ void describeKernelSignature(const FunctionDecl *Kernel, const SourceText &Text,
     Info.Signature += (Info.Signature.empty() ? "" : ",") + T;
   }
   Info.Id = Info.Name;
-  const SourceManager &SM = Ctx.getSourceManager();
-  Info.NameOffset = SM.getFileOffset(SM.getExpansionLoc(Kernel->getLocation()));
+  Info.NameOffset = Text.programOffset(Kernel->getLocation());
   SourceLocation DeclBegin = Kernel->getBeginLoc();
   if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate())
     DeclBegin = FTD->getBeginLoc();
   Info.DeclLineOffset = Text.lineSpan(DeclBegin).BeginOffset;
-  if (const Stmt *Body = Kernel->getBody()) {
+  if (const Stmt *Body = Kernel->getBody())
     Info.BodySpan = Text.span(Body->getSourceRange());
-    // Raw tokens of the body as written, in whichever file holds it.
-    CharSourceRange R = Text.fileRange(Body->getSourceRange());
-    FileID F = SM.getFileID(R.getBegin());
-    StringRef Buf = SM.getBufferData(F);
-    unsigned B = SM.getFileOffset(R.getBegin());
-    unsigned E = std::min<size_t>(SM.getFileOffset(R.getEnd()) + 1, Buf.size());
-    if (B < E) {
-      Lexer L(SM.getLocForStartOfFile(F), Ctx.getLangOpts(), Buf.begin(),
-              Buf.begin() + B, Buf.begin() + E);
-      L.SetCommentRetentionState(false);
-      Token T;
-      while (!L.LexFromRawLexer(T))
-        if (T.is(tok::raw_identifier))
-          Info.BodyIdentifiers.insert(T.getRawIdentifier().str());
-      if (T.is(tok::raw_identifier))
-        Info.BodyIdentifiers.insert(T.getRawIdentifier().str());
-    }
-  }
   // Prototypes: a signature change must be made to each of them too.
   const Decl *Canonical = Kernel;
   if (const FunctionTemplateDecl *FTD = Kernel->getDescribedFunctionTemplate())

@@ -280,7 +280,7 @@ private:
 
 void analyzeLoopShapes(const FunctionDecl *Kernel, const SourceText &Text,
                        KernelInfo &Info) {
-  if (!Kernel->getBody() || !Text.inMainFile(Kernel->getLocation()))
+  if (!Kernel->getBody())
     return;
   LoopShapes(Kernel, Text, Info).run(Kernel->getBody());
 }

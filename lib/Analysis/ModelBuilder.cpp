@@ -6,6 +6,7 @@
 #include "cro/Analysis/LaunchAnalysis.h"
 #include "cro/Analysis/LoopShape.h"
 #include "cro/Analysis/ThreadMapping.h"
+#include "clang/Lex/Preprocessor.h"
 #include <algorithm>
 
 using namespace clang;
@@ -20,10 +21,17 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
   M.CudaRoot = PF.Cuda.Root;
   M.CudaVersion = PF.Cuda.Version;
 
+  // Every offset of the model indexes the program text of the user's
+  // files; the device parse's files come first (both parses enter the same
+  // files in the same order unless `__CUDA_ARCH__` selects includes).
   SourceText DeviceText(PF.Device->getASTContext(), DisplayName.str(),
-                        PF.Cuda.Root);
-  SourceText HostText(PF.Host->getASTContext(), DisplayName.str(),
-                      PF.Cuda.Root);
+                        PF.Cuda.Root, &M.Program);
+  SourceText HostText(PF.Host->getASTContext(), DisplayName.str(), PF.Cuda.Root,
+                      &M.Program);
+  DeviceText.addUserFilesToProgram(
+      PF.Device->getPreprocessor().getPreprocessingRecord());
+  HostText.addUserFilesToProgram(
+      PF.Host->getPreprocessor().getPreprocessingRecord());
 
   struct Entry {
     KernelInfo Info;

@@ -879,8 +879,7 @@ std::vector<std::string> bodyConditionals(const FunctionDecl *Kernel,
                                           const SourceText &Text,
                                           const KernelInfo &Info) {
   std::vector<std::string> Out;
-  const SourceManager &SM = Kernel->getASTContext().getSourceManager();
-  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  StringRef Buf = Text.programSource();
   unsigned B = Info.BodySpan.BeginOffset, E = Info.BodySpan.EndOffset;
   if (E <= B || E > Buf.size())
     return Out;
@@ -891,9 +890,7 @@ std::vector<std::string> bodyConditionals(const FunctionDecl *Kernel,
       Line = Line.ltrim();
       for (StringRef D : {"ifdef", "ifndef", "if", "elif", "else"})
         if (Line.starts_with(D)) {
-          Out.push_back("#" + D.str() + " at " +
-                        Text.location(SM.getComposedLoc(SM.getMainFileID(),
-                                                        At)));
+          Out.push_back("#" + D.str() + " at " + Text.locationAt(At));
           break;
         }
     }
@@ -909,10 +906,6 @@ std::vector<std::string> bodyConditionals(const FunctionDecl *Kernel,
 void analyzeThreadMapping(const FunctionDecl *Kernel, const SourceText &Text,
                           KernelInfo &Info) {
   Info.Mapping = ThreadMapping();
-  if (!Text.inMainFile(Kernel->getLocation())) {
-    Info.Mapping.Reason = "the kernel is defined outside the input file";
-    return;
-  }
   Info.Mapping.Conditionals = bodyConditionals(Kernel, Text, Info);
   MappingBuilder(Text, Info).build(Kernel);
 }

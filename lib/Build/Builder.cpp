@@ -103,6 +103,11 @@ std::string Builder::keyOf(const BuildRequest &R) const {
     Add(A);
   Add(sys::path::filename(Opts.OriginalPath));
   Add(R.Source);
+  for (const auto *Files : {&Opts.ProgramFiles, &R.Files})
+    for (const auto &[Path, Text] : *Files) {
+      Add(Path);
+      Add(Text);
+    }
   std::array<uint8_t, 32> Hash = H.final();
   return toHex(ArrayRef<uint8_t>(Hash.data(), Hash.size()), /*LowerCase=*/true);
 }
@@ -144,11 +149,22 @@ BuildResult Builder::buildOne(const BuildRequest &R, const std::string &Key) {
   sys::path::append(WorkExe, "variant");
   sys::path::append(WorkLog, "build.log");
   sys::path::append(WorkFailed, "FAILED");
-  {
+  // The variant, the user's files around it, and its rewritten copies.
+  std::vector<std::string> Written;
+  auto Write = [&](StringRef Relative, StringRef Text) {
+    SmallString<256> Path(Work);
+    sys::path::append(Path, Relative);
+    sys::fs::create_directories(sys::path::parent_path(Path));
     std::error_code EC;
-    raw_fd_ostream OS(Src, EC);
-    OS << R.Source;
-  }
+    raw_fd_ostream OS(Path, EC);
+    OS << Text;
+    Written.push_back(Path.str().str());
+  };
+  for (const auto &[Path, Text] : Opts.ProgramFiles)
+    Write(Path, Text);
+  for (const auto &[Path, Text] : R.Files)
+    Write(Path, Text);
+  Write(Name, R.Source);
   ProcessOptions P;
   P.StdoutFile = WorkLog.str().str();
   P.StderrFile = P.StdoutFile;
@@ -164,7 +180,8 @@ BuildResult Builder::buildOne(const BuildRequest &R, const std::string &Key) {
     std::error_code EC;
     raw_fd_ostream(WorkFailed, EC) << PR.describe() << "\n";
   }
-  sys::fs::remove(Src);
+  for (const std::string &Path : Written)
+    sys::fs::remove(Path);
   if (sys::fs::rename(Work, Final)) {
     // Another builder published the same key first: use theirs.
     sys::fs::remove_directories(Work);

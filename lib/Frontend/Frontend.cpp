@@ -107,6 +107,10 @@ void parseSide(const std::string &File, std::vector<std::string> Args,
   Overlay->pushOverlay(Memory);
 
   Args.push_back(SideFlag.str());
+  // Every `#include` line, with the file it named, for the program text
+  // (a header guard hides a second inclusion from the file entries).
+  Args.push_back("-Xclang");
+  Args.push_back("-detailed-preprocessing-record");
   if (SideFlag == "--cuda-device-only") {
     // Clang 22 passes the CUDA SDK version only to the host-side cc1. Without
     // it, the device-side Sema assumes a pre-9.2 toolkit and resolves every

@@ -83,8 +83,34 @@ std::vector<Op> diffLines(const std::vector<StringRef> &A,
 
 } // namespace
 
+namespace {
+std::string diffWithHeaders(StringRef Before, StringRef After,
+                            StringRef OldPath, StringRef NewPath,
+                            unsigned Context);
+} // namespace
+
 std::string unifiedDiff(StringRef Before, StringRef After, StringRef Path,
                         unsigned Context) {
+  return diffWithHeaders(Before, After, Path, Path, Context);
+}
+
+std::string unifiedCopyDiff(StringRef Before, StringRef After,
+                            StringRef OldPath, StringRef NewPath,
+                            unsigned Context) {
+  if (Before == After)
+    return "";
+  // git's a/ and b/ prefixes take a relative path (see below).
+  StringRef Old = OldPath.ltrim('/'), New = NewPath.ltrim('/');
+  return ("diff --git a/" + Old + " b/" + New + "\ncopy from " + Old +
+          "\ncopy to " + New + "\n")
+             .str() +
+         diffWithHeaders(Before, After, OldPath, NewPath, Context);
+}
+
+namespace {
+std::string diffWithHeaders(StringRef Before, StringRef After,
+                            StringRef OldPath, StringRef NewPath,
+                            unsigned Context) {
   if (Before == After)
     return "";
   std::vector<StringRef> A = splitLines(Before), B = splitLines(After);
@@ -120,8 +146,9 @@ std::string unifiedDiff(StringRef Before, StringRef After, StringRef Path,
 
   // git's a/ and b/ prefixes take a relative path: an absolute one would
   // give "a//abs/path", which git apply rejects.
-  StringRef Shown = StringRef(Path).ltrim('/');
-  std::string Out = ("--- a/" + Shown + "\n+++ b/" + Shown + "\n").str();
+  std::string Out =
+      ("--- a/" + OldPath.ltrim('/') + "\n+++ b/" + NewPath.ltrim('/') + "\n")
+          .str();
   auto Line = [](StringRef L) {
     std::string S = L.str();
     if (S.empty() || S.back() != '\n')
@@ -178,5 +205,6 @@ std::string unifiedDiff(StringRef Before, StringRef After, StringRef Path,
   }
   return Out;
 }
+} // namespace
 
 } // namespace cro

@@ -6,7 +6,9 @@ using namespace llvm;
 
 namespace cro {
 
-std::string EditSet::lineCol(unsigned Offset) const {
+std::string EditSet::location(unsigned Offset) const {
+  if (Program)
+    return Program->location(Offset);
   unsigned Line = 1, Col = 1;
   for (unsigned I = 0; I < Offset && I < Source.size(); ++I) {
     if (Source[I] == '\n') {
@@ -16,7 +18,7 @@ std::string EditSet::lineCol(unsigned Offset) const {
       ++Col;
     }
   }
-  return std::to_string(Line) + ":" + std::to_string(Col);
+  return FilePath + ":" + std::to_string(Line) + ":" + std::to_string(Col);
 }
 
 Error EditSet::replace(unsigned Offset, unsigned Length, StringRef Text) {
@@ -43,8 +45,8 @@ Error EditSet::replace(unsigned Offset, unsigned Length, StringRef Text) {
     if (Overlap)
       return makeToolError(ExitCode::BadConfig,
                            "'" + E.Origin + "' and '" + Origin +
-                               "' both change " + FilePath + ":" +
-                               lineCol(std::max(Offset, E.Offset)) + " ('" +
+                               "' both change " +
+                               location(std::max(Offset, E.Offset)) + " ('" +
                                Source.substr(E.Offset, std::max(E.Length, 1u)) +
                                "'); these knobs cannot be combined this way");
   }

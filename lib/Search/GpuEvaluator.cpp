@@ -1,5 +1,6 @@
 #include "cro/Search/GpuEvaluator.h"
 #include "cro/Rewrite/Engine.h"
+#include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/Clock.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
@@ -46,7 +47,7 @@ GpuEvaluator::~GpuEvaluator() {
 }
 
 Error GpuEvaluator::measureOriginal() {
-  std::string Text = Ctx.Source.str() + Opts.Harness;
+  std::string Text = Ctx.mainSource().str() + Opts.Harness;
   auto Wait0 = Clock::now();
   Expected<std::vector<BuildResult>> B = Build.build({{Text, {}}});
   CompileWaitSeconds += secondsSince(Wait0);
@@ -160,7 +161,8 @@ void GpuEvaluator::prepare(ArrayRef<Proposal> Batch) {
     P->Sequences.push_back(V->Sequence);
     P->Flags.push_back(V->NvccFlags);
     P->BuildIndex.push_back(int(Requests.size()));
-    Requests.push_back({V->Source + Opts.Harness, V->NvccFlags});
+    Requests.push_back(
+        {V->Source + Opts.Harness, V->NvccFlags, copiesToBuild(*V)});
   }
   // Compiling runs on other threads while the previous batch is measured
   // on the GPU; the Builder compiles the batch's variants in parallel.

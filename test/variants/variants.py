@@ -8,6 +8,7 @@ import random
 import subprocess
 
 HEADER = "// cuda-rewrite-opt: build this variant with nvcc"
+COPY_HEADER = "// cuda-rewrite-opt: this variant also rewrites "
 
 
 def analyze(tool, path, arch="sm_90"):
@@ -64,9 +65,10 @@ def read_variant(variant):
 
 
 def source_of(text):
-    """The variant's text without the tool's build-flags line."""
-    if text.startswith(HEADER):
-        return text.split("\n", 1)[1] if "\n" in text else ""
+    """The variant's text without the tool's header lines (build flags,
+    rewritten copies)."""
+    while text.startswith(HEADER) or text.startswith(COPY_HEADER):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
     return text
 
 

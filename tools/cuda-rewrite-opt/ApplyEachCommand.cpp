@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ApplyEachCommand.h"
+#include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/Support/FileSystem.h"
@@ -38,10 +39,12 @@ Expected<json::Array> readConfigurations(StringRef Path) {
   return std::move(*A);
 }
 
-/// Writes V as <OutputDir>/<Index>/<FileName>; the file's path.
-Expected<std::string> writeVariant(const Variant &V, StringRef Harness,
-                                   StringRef OutputDir, size_t Index,
-                                   StringRef FileName) {
+/// Writes V as <OutputDir>/<Index>/<FileName> (its rewritten copies of
+/// included files beside it); the main file's path.
+Expected<std::string> writeVariantInto(const Variant &V, StringRef Harness,
+                                       StringRef OutputDir, size_t Index,
+                                       StringRef FileName,
+                                       const ProgramText &Program) {
   SmallString<256> Dir(OutputDir);
   sys::path::append(Dir, std::to_string(Index));
   if (std::error_code EC = sys::fs::create_directories(Dir))
@@ -49,7 +52,8 @@ Expected<std::string> writeVariant(const Variant &V, StringRef Harness,
                          "cannot create '" + Dir + "': " + EC.message());
   SmallString<256> File(Dir);
   sys::path::append(File, FileName);
-  if (Error E = writeFileAtomically(File, variantFileText(V) + Harness.str()))
+  if (Error E =
+          writeVariant(V, variantFileText(V) + Harness.str(), File, Program))
     return std::move(E);
   return File.str().str();
 }
@@ -94,7 +98,8 @@ int runApplyEach(StringRef ConfigsFile, StringRef OutputDir,
     json::Object Line{{"index", static_cast<int64_t>(I)}};
     Expected<Variant> V = applyConfiguration(Ctx, *(*Configs)[I].getAsObject());
     Expected<std::string> File =
-        V ? writeVariant(*V, Harness, OutputDir, I, FileName)
+        V ? writeVariantInto(*V, Harness, OutputDir, I, FileName,
+                             Ctx.Model.Program)
           : Expected<std::string>(V.takeError());
     if (File) {
       Line["exit_code"] = 0;

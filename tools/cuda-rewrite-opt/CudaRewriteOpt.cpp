@@ -17,6 +17,7 @@
 #include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Rewrite/Registry.h"
+#include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
 #include "clang/Basic/Version.h"
@@ -629,15 +630,9 @@ int run(int argc, char **argv) {
                       "no __global__ function is defined in '" + InputFile +
                           "'; nothing to analyze"),
         errs());
-  ErrorOr<std::unique_ptr<MemoryBuffer>> SourceBuf =
-      MemoryBuffer::getFile(InputFile);
-  if (!SourceBuf)
-    return reportAndGetExitCode(
-        makeToolError(ExitCode::InputUnreadable,
-                      "cannot read '" + InputFile +
-                          "': " + SourceBuf.getError().message()),
-        errs());
-  StringRef Source = (*SourceBuf)->getBuffer();
+  // The main file as the parse read it; transforms read and edit the
+  // program text, the user's files one after another (ProgramText.h).
+  StringRef Source = Model.Program.textOf(Model.Program.files().front());
   TransformOptions TOpts;
   TOpts.AssumeNoAlias = AssumeNoAlias;
   TOpts.AllowFastMath = AllowFastMath;
@@ -645,7 +640,10 @@ int run(int argc, char **argv) {
   // kernel left out by --kernel still counts); then --kernel selects.
   TransformRegistry Transforms;
   registerBuiltinTransforms(Transforms);
-  RewriteContext Ctx(Model, Transforms, Source, InputFile, TOpts);
+  RewriteContext Ctx(Model, Transforms, Model.Program.text(), InputFile, TOpts);
+  // Rewritten copies of included files are named after the main output.
+  Ctx.IncludedFileTag = includedFileTag(
+      ApplyEach.empty() && !Measure ? StringRef(OutputFile) : StringRef());
   // (--replay runs nothing: it must give the knobs the tuning run had on
   // any machine, so it takes the architecture's documented limits.)
   Ctx.Target =
@@ -669,6 +667,7 @@ int run(int argc, char **argv) {
   MeasureRequest Req;
   Req.ToolPath = argv[0];
   Req.InputFile = InputFile;
+  Req.ProgramFiles = includedProgramFiles(Model.Program);
   // The original's build flags: after `--`, else its nvcc command in
   // compile_commands.json, else -O3 for the local GPU.
   Req.NvccFlags =
@@ -737,6 +736,7 @@ int run(int argc, char **argv) {
         return reportAndGetExitCode(V.takeError(), errs());
       Req.VariantText = V->Source;
       Req.VariantFlags = V->NvccFlags;
+      Req.VariantFiles = copiesToBuild(*V);
     }
     if (!Harness.empty()) {
       Req.OriginalText = Source.str() + Harness;
@@ -761,14 +761,13 @@ int run(int argc, char **argv) {
       errs() << "cuda-rewrite-opt: nvcc flags for this variant:" << Flags
              << "\n";
     }
+    bool ToFile = !OutputFile.empty() && OutputFile != "-";
     if (Diff)
-      outs() << unifiedDiff(Source, Text, InputFile);
-    if (!OutputFile.empty() && OutputFile != "-") {
-      if (Error E = writeFileAtomically(OutputFile, Text))
+      outs() << variantDiff(*V, Source, Text, InputFile, Model.Program);
+    if (ToFile || !Diff)
+      if (Error E = writeVariant(*V, Text, ToFile ? OutputFile.getValue() : "-",
+                                 Model.Program))
         return reportAndGetExitCode(std::move(E), errs());
-    } else if (!Diff) {
-      outs() << Text;
-    }
     return 0;
   }
 

@@ -1,6 +1,7 @@
 #include "GpuSearch.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Rewrite/Engine.h"
+#include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -96,7 +97,8 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
   GO.Build = buildOptions(Req.Measure, PF, Gpu);
   GO.Harness = Req.Harness;
   GO.Db = S->Db.get();
-  GO.SourceHash = sourceHash(Ctx.Source, Req.Measure, Req.Harness);
+  GO.SourceHash =
+      sourceHash(Ctx.Model.Program.identityText(), Req.Measure, Req.Harness);
   GO.Strategy = Req.Control.Strategy;
   // The GPU measured on (its own architecture, whatever --cuda-gpu-arch).
   GO.Where = {Gpu.Name, tableLimits(Gpu.Arch).ComputeCapability, Gpu.Driver,
@@ -185,8 +187,8 @@ Evaluation GpuSearch::confirm(const Point &P, unsigned Runs,
   }
   Builder B(Options.Build);
   Expected<std::vector<BuildResult>> Built =
-      B.build({{Ctx->Source.str() + Options.Harness, {}},
-               {V->Source + Options.Harness, V->NvccFlags}});
+      B.build({{Ctx->mainSource().str() + Options.Harness, {}},
+               {V->Source + Options.Harness, V->NvccFlags, copiesToBuild(*V)}});
   if (!Built) {
     E.Rejection = toString(Built.takeError());
     return E;

@@ -93,6 +93,7 @@ BuildOptions buildOptions(const MeasureRequest &Req, const ParsedFile &PF,
   if (!Req.BuildTemplate.empty())
     B.Template = splitBuildTemplate(Req.BuildTemplate);
   B.OriginalPath = Req.InputFile;
+  B.ProgramFiles = Req.ProgramFiles;
   B.CacheDir = Req.CacheDir;
   return B;
 }
@@ -125,7 +126,8 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
                                  ? (*Original)->getBuffer().str()
                                  : Req.OriginalText;
   Expected<std::vector<BuildResult>> Built =
-      Build.build({{OriginalText, {}}, {Req.VariantText, Req.VariantFlags}});
+      Build.build({{OriginalText, {}},
+                   {Req.VariantText, Req.VariantFlags, Req.VariantFiles}});
   if (!Built)
     return reportAndGetExitCode(Built.takeError(), Err);
 

@@ -20,6 +20,11 @@ struct MeasureRequest {
   std::string OriginalText; ///< the original as built ("" = the file)
   std::string VariantText;  ///< the variant's source
   std::vector<std::string> VariantFlags; ///< its own nvcc flags
+  /// Its rewritten copies of included files (BuildRequest::Files).
+  std::vector<std::pair<std::string, std::string>> VariantFiles;
+  /// The user's files below the input's directory
+  /// (BuildOptions::ProgramFiles).
+  std::vector<std::pair<std::string, std::string>> ProgramFiles;
   std::vector<std::string> NvccFlags;    ///< the original's build flags
   std::string BuildTemplate;             ///< --build, "" = nvcc
   std::string CacheDir;

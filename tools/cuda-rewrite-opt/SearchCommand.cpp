@@ -5,6 +5,7 @@
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Report/TuningReport.h"
 #include "cro/Rewrite/Engine.h"
+#include "cro/Rewrite/VariantOutput.h"
 #include "cro/Search/GpuEvaluator.h"
 #include "cro/Search/RecordedSpace.h"
 #include "cro/Support/AtomicFile.h"
@@ -309,7 +310,8 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
     Expected<Variant> V = applyConfiguration(Ctx, Space.config(Best->P));
     if (!V)
       return reportAndGetExitCode(V.takeError(), Err);
-    if (Error E = writeFileAtomically(Req.OutputFile, variantFileText(*V)))
+    if (Error E = writeVariant(*V, variantFileText(*V), Req.OutputFile,
+                               Ctx.Model.Program))
       return reportAndGetExitCode(std::move(E), Err);
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
@@ -383,7 +385,10 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
                       "names none"),
         Err);
   std::string Path = Req.DbPath.empty() ? defaultDatabasePath() : Req.DbPath;
-  std::string Text = Ctx.Source.str();
+  // The original unless a tuned result is found.
+  Variant Chosen;
+  Chosen.Source = Ctx.mainSource().str();
+  std::string Text = Chosen.Source;
   // Said once the output is written (a failed write says only that).
   std::string Note;
   auto Unchanged = [&](const Twine &Why) {
@@ -400,8 +405,9 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
     if (!Opened)
       return Opened.takeError();
     Db = std::move(*Opened);
-    return chooseReplay(Req, *Db,
-                        sourceHash(Ctx.Source, Req.Measure, Req.Harness));
+    return chooseReplay(
+        Req, *Db,
+        sourceHash(Ctx.Model.Program.identityText(), Req.Measure, Req.Harness));
   };
   Expected<ReplayChoice> Choice = LookUp();
   if (!Choice) {
@@ -449,6 +455,7 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
     if (!V)
       return reportAndGetExitCode(V.takeError(), Err);
     Text = variantFileText(*V);
+    Chosen = std::move(*V);
     if (!Choice->Confirmed)
       Note = formatv("replayed the best verified variant on {0}: {1:f4} ms, "
                      "{2:f2}x the original ({3})",
@@ -463,7 +470,7 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
                      Best.Config == "{}" ? "the original itself" : Best.Config)
                  .str();
   }
-  if (Error E = writeOutput(Req.OutputFile, Text))
+  if (Error E = writeVariant(Chosen, Text, Req.OutputFile, Model.Program))
     return reportAndGetExitCode(std::move(E), Err);
   Err << "cuda-rewrite-opt: " << Note << "\n";
   return 0;

@@ -7,6 +7,7 @@
 #include "cro/Report/TuningReport.h"
 #include "cro/Report/UnifiedDiff.h"
 #include "cro/Rewrite/Engine.h"
+#include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/Clock.h"
 #include "cro/Support/ToolError.h"
@@ -98,7 +99,7 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
       Err << "cuda-rewrite-opt: not writing '" << F
           << "': nothing was measured on this machine\n";
   if (RR.DbPath == "none") {
-    if (Error E = writeOutput(RR.OutputFile, Ctx.Source))
+    if (Error E = writeOutput(RR.OutputFile, Ctx.mainSource()))
       return reportAndGetExitCode(std::move(E), Err);
     Err << "cuda-rewrite-opt: " << noGpuMessage()
         << " and no tuning database (--db none): wrote the original "
@@ -189,7 +190,9 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
 
   // The winner of the search, confirmed against the original in
   // interleaved runs: the search's single run per variant can be lucky.
-  std::string Text = Ctx.Source.str();
+  Variant Chosen; // the original unless a variant is confirmed faster
+  Chosen.Source = Ctx.mainSource().str();
+  std::string Text = Chosen.Source;
   const Trial *Best = R.Best ? &R.Trials[*R.Best] : nullptr;
   bool Wrote = false;
   if (!Best || Best->P == Space.defaultPoint()) {
@@ -259,6 +262,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
                     *Rep.BestMs, Rep.BestSpreadMs, Rep.OriginalMs,
                     Rep.OriginalSpreadMs, Rep.OriginalMs / *Rep.BestMs, Runs);
         Text = Header + variantFileText(*Var);
+        Chosen = std::move(*Var);
         Wrote = true;
         Rep.Decision =
             formatv("Wrote the fastest verified variant: {0:f2}x the "
@@ -276,12 +280,14 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
       }
     }
   }
-  if (Error E = writeOutput(Req.Search.OutputFile, Text))
+  if (Error E =
+          writeVariant(Chosen, Text, Req.Search.OutputFile, Ctx.Model.Program))
     return reportAndGetExitCode(std::move(E), Err);
   (*S)->recordDecision(Wrote ? Space.key(Best->P) : "{}",
                        Wrote ? Rep.OriginalMs / *Rep.BestMs : 1.0);
   if (Req.Diff)
-    outs() << unifiedDiff(Ctx.Source, Text, Ctx.FilePath);
+    outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
+                          Ctx.Model.Program);
   Rep.WallSeconds = secondsSince(Start);
   if (!Req.ReportFile.empty()) {
     if (Error E = writeReport(Rep, Req.ReportFile))

@@ -3,25 +3,48 @@
 #define CRO_ANALYSIS_ASTHELPERS_H
 
 #include "cro/Analysis/KernelModel.h"
+#include "cro/Analysis/ProgramText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace clang {
+class PreprocessingRecord;
+}
+
 namespace cro {
 
 /// Formats locations and source text for one translation unit. Locations in
-/// the main file are printed with the name the user gave for it.
+/// the main file are printed with the name the user gave for it. Offsets
+/// (SourceSpan, programOffset) are offsets in the program text of the
+/// user's files (ProgramText.h) when one is given; without one, and in files
+/// that are not the user's, they are offsets in the file.
 class SourceText {
 public:
   /// ToolkitRoot: files under it are the toolkit's even when a -I names
   /// its include directory (then Clang does not call them system headers).
   SourceText(clang::ASTContext &Ctx, std::string MainFileDisplayName,
-             std::string ToolkitRoot = "")
+             std::string ToolkitRoot = "", ProgramText *Program = nullptr)
       : Ctx(Ctx), MainName(std::move(MainFileDisplayName)),
-        ToolkitRoot(std::move(ToolkitRoot)) {}
+        ToolkitRoot(std::move(ToolkitRoot)), Program(Program) {}
+
+  /// Adds the user's files this parse entered (the main file first) to the
+  /// program text, unless a file is there already (the other parse added
+  /// it), and where the user's files include each: Record's `#include`
+  /// lines (the parse's detailed preprocessing record; without one, no
+  /// included file is known to be included by a line the tool can change).
+  void addUserFilesToProgram(const clang::PreprocessingRecord *Record);
+  /// The program text offsets are in (the main file's text without one).
+  llvm::StringRef programSource() const;
+  /// "file:line:col" of an offset in programSource().
+  std::string locationAt(unsigned Offset) const;
+  /// The offset of Loc's expansion location in programSource() (or in its
+  /// file, for a file that is not the user's).
+  unsigned programOffset(clang::SourceLocation Loc) const;
 
   /// "file:line:col" of the expansion location.
   std::string location(clang::SourceLocation Loc) const;
@@ -62,10 +85,17 @@ public:
 private:
   /// How a file other than the main one is named in locations.
   std::string displayPath(llvm::StringRef Path) const;
+  /// The offset in the program text where file F starts (0 for a file not
+  /// in it, whose offsets stay those of the file).
+  unsigned baseOf(clang::FileID F) const;
+  /// The identity of F in the program text: its real path, else its name.
+  std::string pathKey(clang::FileID F) const;
 
   clang::ASTContext &Ctx;
   std::string MainName;
   std::string ToolkitRoot;
+  ProgramText *Program;
+  mutable llvm::DenseMap<clang::FileID, unsigned> Bases;
 };
 
 /// Strips parentheses, implicit casts and value-preserving explicit casts

@@ -12,6 +12,7 @@
 #define CRO_ANALYSIS_KERNELMODEL_H
 
 #include "cro/Analysis/AffineExpr.h"
+#include "cro/Analysis/ProgramText.h"
 #include "llvm/Support/JSON.h"
 #include <array>
 #include <cstdint>
@@ -26,7 +27,9 @@ namespace cro {
 struct SourceSpan {
   std::string Begin;        ///< "file:line:col"
   std::string End;          ///< "file:line:col" of the last token
-  unsigned BeginOffset = 0; ///< byte offsets in the main file
+  /// Byte offsets in the program text (ProgramText.h): the main file's
+  /// own offsets for code in the main file.
+  unsigned BeginOffset = 0;
   unsigned EndOffset = 0;   ///< one past the last character
 };
 
@@ -139,8 +142,7 @@ struct LaunchDim3 {
 
 struct LaunchSite {
   std::string Location;
-  /// Written in the main file (else in a file it includes: Span's offsets
-  /// are in that file).
+  /// Written in the main file (else in a file it includes).
   bool InMainFile = true;
   SourceSpan Span;
   std::string Kernel;         ///< qualified name of the launched kernel
@@ -436,13 +438,9 @@ struct KernelInfo {
   std::string Signature;
   std::string Location;
   /// Defined in the main file. A kernel defined in a file the main file
-  /// includes (kernels.cu, kernels.cuh) is modelled too, but its spans are
-  /// offsets in that file, and no transform edits it yet.
+  /// includes (kernels.cu, kernels.cuh) is modelled too: its spans are
+  /// offsets in the program text like any other.
   bool InMainFile = true;
-  /// The identifiers the body's text spells (macro names unexpanded): what
-  /// a transform asks of a kernel whose text is not in the main file (does
-  /// its body name this macro?). Not in --analyze's output.
-  std::set<std::string> BodyIdentifiers;
   SourceSpan Span;
   SourceSpan BodySpan;
   unsigned NameOffset = 0;     ///< the kernel's name in its definition
@@ -513,6 +511,8 @@ struct KernelModel {
   std::string GpuArch;
   std::string CudaRoot, CudaVersion;
   std::vector<KernelInfo> Kernels;
+  /// The user's files as one text: what every offset of the model indexes.
+  ProgramText Program;
   // What transforms offer is not part of the model: see cro/Rewrite/Knob.h.
 };
 

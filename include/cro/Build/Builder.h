@@ -29,6 +29,11 @@ struct BuildOptions {
   /// Where the original lives: its directory is added as -I so relative
   /// includes still resolve from the variant's temporary copy.
   std::string OriginalPath;
+  /// The user's files the original includes from its directory or below
+  /// (path from that directory, text): written beside the variant's copy,
+  /// so that a rewritten copy of an included file finds its neighbours as
+  /// the original does (-I finds only what sits beside the main file).
+  std::vector<std::pair<std::string, std::string>> ProgramFiles;
   std::string CacheDir; ///< "" = ~/.cache/cuda-rewrite-opt/build
   unsigned Jobs = 0;    ///< 0 = one per hardware thread
   double TimeoutSeconds = 900;
@@ -37,6 +42,9 @@ struct BuildOptions {
 struct BuildRequest {
   std::string Source;             ///< the variant's full text
   std::vector<std::string> Flags; ///< the variant's own nvcc flags
+  /// The variant's rewritten copies of included files (path from the main
+  /// file's directory, text), which its `#include` lines name.
+  std::vector<std::pair<std::string, std::string>> Files = {};
 };
 
 struct BuildResult {

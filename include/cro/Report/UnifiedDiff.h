@@ -12,6 +12,14 @@ namespace cro {
 std::string unifiedDiff(llvm::StringRef Before, llvm::StringRef After,
                         llvm::StringRef Path, unsigned Context = 3);
 
+/// The diff that makes NewPath, a changed copy of OldPath: git's "copy
+/// from/copy to" headers, then the hunks from Before to After, so that
+/// `git apply` writes the copy and leaves OldPath as it is. "" when the
+/// texts are equal.
+std::string unifiedCopyDiff(llvm::StringRef Before, llvm::StringRef After,
+                            llvm::StringRef OldPath, llvm::StringRef NewPath,
+                            unsigned Context = 3);
+
 } // namespace cro
 
 #endif

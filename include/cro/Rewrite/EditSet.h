@@ -10,6 +10,7 @@
 #ifndef CRO_REWRITE_EDITSET_H
 #define CRO_REWRITE_EDITSET_H
 
+#include "cro/Analysis/ProgramText.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -33,6 +34,10 @@ class EditSet {
 public:
   EditSet(llvm::StringRef Source, llvm::StringRef FilePath)
       : Source(Source), FilePath(FilePath.str()) {}
+  /// Edits of a program text (ProgramText.h): messages name the file and
+  /// line an offset falls in.
+  explicit EditSet(const ProgramText &Program)
+      : Source(Program.text()), Program(&Program) {}
 
   /// Edits made from now on are attributed to Origin in conflict messages.
   void setOrigin(llvm::StringRef O) { Origin = O.str(); }
@@ -54,12 +59,13 @@ public:
   /// The rewritten source.
   llvm::Expected<std::string> apply() const;
 
-  /// "line:col" of Offset in the original source.
-  std::string lineCol(unsigned Offset) const;
+  /// "file:line:col" of Offset in the original source.
+  std::string location(unsigned Offset) const;
 
 private:
   llvm::StringRef Source;
   std::string FilePath;
+  const ProgramText *Program = nullptr;
   std::string Origin;
   std::vector<Edit> Edits;
   std::vector<std::string> Flags;

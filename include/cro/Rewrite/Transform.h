@@ -38,8 +38,10 @@ struct TransformOptions {
 
 class TransformRegistry;
 
-/// What transforms read: the model, the original text of the main file, the
-/// target GPU, and (once describeKnobs has run) the knobs of every transform.
+/// What transforms read: the model, the original text of the user's files
+/// (the program text: the main file, then the files it includes; the
+/// model's offsets index it), the target GPU, and (once describeKnobs has
+/// run) the knobs of every transform.
 struct RewriteContext {
   RewriteContext(const KernelModel &Model, const TransformRegistry &Transforms,
                  llvm::StringRef Source, llvm::StringRef FilePath,
@@ -50,8 +52,20 @@ struct RewriteContext {
 
   const KernelModel &Model;
   const TransformRegistry &Transforms;
-  llvm::StringRef Source;   ///< the main file, as on disk
-  llvm::StringRef FilePath; ///< for messages
+  /// The program text (ProgramText.h) when the model has one, else the
+  /// main file; what transforms read and edit.
+  llvm::StringRef Source;
+  llvm::StringRef FilePath; ///< the main file, for messages
+  /// The main file as on disk: what an unchanged output writes.
+  llvm::StringRef mainSource() const {
+    return Model.Program.files().empty()
+               ? Source
+               : Model.Program.textOf(Model.Program.files().front());
+  }
+  /// Names the rewritten copy of an included file: kernels/a.cu becomes
+  /// kernels/a.<tag>.cu, written beside the rewritten main file (the CLI
+  /// sets it from -o, so that outputs of different runs do not collide).
+  std::string IncludedFileTag = "cro";
   TransformOptions Options;
   /// The GPU the variants are for: the model's architecture's documented
   /// limits unless the caller knows the device's.

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# A program whose kernels live in an included .cu, tuned end to end on the
+# GPU machine (device tool; carry build/bin/cuda-rewrite-opt and
+# build/lib/libcro-inject.so), in one call that guards its own time:
+#   1. the main command on test/generality/programs/lay_included_cu, two
+#      input sets, writing the tuned main file and the rewritten copy of
+#      kernels/lay_included_kernels.cu beside it, and one diff over both;
+#   2. the tuned program built with nvcc from where the tool wrote it and
+#      run against its own CPU check, on both input sets;
+#   3. --replay from the run's database into another directory (the
+#      build-machine path): the same files as the tuned ones, less the
+#      main command's measurement header; built and checked again.
+# -> $OUT/multi-file.log, tune.log, tuned.diff, report.json, the outputs.
+# Usage: OUT=dir LIMIT=540 BUDGET=60 bench/multi-file-gpu.sh
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+out=${OUT:?}; limit=${LIMIT:-540}; budget=${BUDGET:-60}
+tool=$PWD/build/bin/cuda-rewrite-opt
+log=$out/multi-file.log
+say() { echo "[$SECONDS s] $*" | tee -a "$log"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$log"
+work=$(mktemp -d)
+cp -r test/generality/programs/lay_included_cu "$work/prog"
+cd "$work/prog" || exit 1
+runs=("2050 1531 10" "1030 771 6")
+
+say "1. main command (budget $budget evaluations, time limit $(( limit - 240 )) s)"
+timeout $(( limit - 180 )) "$tool" lay_included_cu.cu --run="${runs[0]}" --run="${runs[1]}" \
+  --db "$out/tuning.db" --budget "$budget" --time-limit $(( limit - 240 )) \
+  --report "$out/report.json" --diff -o tuned/lay_included_cu.cu \
+  > "$out/tuned.diff" 2> "$out/tune.log"
+say "main command: rc=$?"
+tail -4 "$out/tune.log" | tee -a "$log"
+find tuned -type f | sort | tee -a "$log"
+cp -r tuned "$out/tuned"
+cmp -s kernels/lay_included_kernels.cu "$OLDPWD/test/generality/programs/lay_included_cu/kernels/lay_included_kernels.cu" \
+  && say "the included original is unchanged" || say "ERROR: the included original changed"
+
+check() { # dir: build the program written there and run its own check
+  local dir=$1 ok=1
+  if ! nvcc -O3 -arch=sm_90 "$dir/lay_included_cu.cu" -o "$dir/prog" -I "$work/prog" > "$dir/build.log" 2>&1; then
+    say "$dir: does not build"; cat "$dir/build.log" | tail -5 | tee -a "$log"; return 1
+  fi
+  for r in "${runs[@]}"; do
+    # shellcheck disable=SC2086 # the arguments are words
+    if "$dir/prog" $r > "$dir/run.log" 2>&1 && grep -q PASSED "$dir/run.log"; then
+      say "$dir ($r): PASSED"
+    else
+      say "$dir ($r): FAILED"; tail -3 "$dir/run.log" | tee -a "$log"; ok=0
+    fi
+  done
+  [ $ok = 1 ]
+}
+say "2. the tuned program, built from where the tool wrote it"
+check tuned
+
+say "3. --replay from the database into another directory"
+"$tool" lay_included_cu.cu --replay --run="${runs[0]}" --run="${runs[1]}" \
+  --db "$out/tuning.db" -o "$work/replayed/lay_included_cu.cu" 2>&1 | tee -a "$log"
+find "$work/replayed" -type f | sort | tee -a "$log"
+for f in $(cd tuned && find . -type f -name '*.cu' ! -name lay_included_cu.cu); do
+  cmp -s "tuned/$f" "$work/replayed/$f" && say "replayed $f: same as tuned" || say "ERROR: replayed $f differs from tuned"
+done
+grep -v '^// \(Tuned by\|Rewrites,\|Measured:\)' tuned/lay_included_cu.cu | cmp -s - "$work/replayed/lay_included_cu.cu" \
+  && say "replayed main file: same as tuned, less the measurement header" || say "replayed main file differs from tuned"
+check "$work/replayed"
+cp -r "$work/replayed" "$out/replayed"
+say "done"
