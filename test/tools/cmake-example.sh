@@ -54,5 +54,28 @@ if ! nvidia-smi -L > /dev/null 2>&1; then
     { echo "FAIL: vector_add-tune did not say why it failed"; cat "$work/tune.log"; exit 1; }
   echo "tune target: fails without a GPU, and says why"
 fi
-echo "build 2: the replayed variant compiled; PASSED"
+echo "build 2: the replayed variant compiled"
+
+# The kernel in a header: the replay writes the tuned main.cu and a
+# rewritten copy of saxpy.cuh beside it, and the build compiles them.
+hdr="$src/examples/kernels_in_header"
+saxpy_dir="$work/b/cuda-rewrite-opt/saxpy"
+python3 "$src/test/search/Inputs/seed-db.py" "$db" "$hdr/main.cu" \
+  "NVIDIA H200" '{"saxpy.block":256}' 0.5 1.0 saxpy.cuh "$hdr/saxpy.cuh"
+cmake --build "$work/b" > "$work/build3.log" 2>&1 || { cat "$work/build3.log"; exit 1; }
+grep -q "replayed the best verified variant on NVIDIA H200: .*saxpy.block" "$work/build3.log" ||
+  { echo "FAIL: the saxpy build did not replay"; cat "$work/build3.log"; exit 1; }
+grep -q '#include "saxpy.main.tuned.cuh"' "$saxpy_dir/main.tuned.cu" ||
+  { echo "FAIL: the tuned main.cu does not include the copy"; head -20 "$saxpy_dir/main.tuned.cu"; exit 1; }
+grep -q "SAXPY_BLOCK\|256" "$saxpy_dir/saxpy.main.tuned.cuh" ||
+  { echo "FAIL: no rewritten copy of saxpy.cuh"; ls "$saxpy_dir"; exit 1; }
+cmp -s "$hdr/saxpy.cuh" "$saxpy_dir/saxpy.main.tuned.cuh" &&
+  { echo "FAIL: the copy is not rewritten"; exit 1; }
+test -x "$work/b/saxpy" || { echo "FAIL: no saxpy executable after the replay"; exit 1; }
+# Nothing changed: a second build leaves the tuned files alone.
+touch -d '2001-01-01' "$saxpy_dir/main.tuned.cu" "$saxpy_dir/saxpy.main.tuned.cuh"
+cmake --build "$work/b" > "$work/build4.log" 2>&1 || { cat "$work/build4.log"; exit 1; }
+test "$saxpy_dir/main.tuned.cu" -ot "$db" && test "$saxpy_dir/saxpy.main.tuned.cuh" -ot "$db" ||
+  { echo "FAIL: an unchanged replay rewrote the tuned files"; exit 1; }
+echo "build 3: a kernel in a header, replayed into two files and compiled; PASSED"
 done
