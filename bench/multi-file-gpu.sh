@@ -22,6 +22,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$log"
 work=$(mktemp -d)
 cp -r test/generality/programs/lay_included_cu "$work/prog"
 cd "$work/prog" || exit 1
+mkdir -p tuned "$work/replayed"
 runs=("2050 1531 10" "1030 771 6")
 
 say "1. main command (budget $budget evaluations, time limit $(( limit - 240 )) s)"

@@ -118,6 +118,15 @@ Error writeVariant(const Variant &V, StringRef MainText, StringRef MainOutput,
   std::vector<std::string> Paths = variantOutputPaths(V, MainOutput);
   if (ToStdout)
     Paths.pop_back();
+  // The output's directory must exist (as for any -o): checked before a
+  // copy is written, so that a failure leaves no part of the variant.
+  if (!ToStdout && !V.Files.empty()) {
+    SmallString<256> OutDir(sys::path::parent_path(MainOutput));
+    if (!OutDir.empty() && !sys::fs::is_directory(OutDir))
+      return makeToolError(ExitCode::OutputError,
+                           "cannot write '" + MainOutput +
+                               "': no directory '" + OutDir + "'");
+  }
   // Never over a file of the program: checked for every output before any
   // is written.
   for (const std::string &P : Paths)
