@@ -11,7 +11,9 @@
 #      build-machine path): the same files as the tuned ones, less the
 #      main command's measurement header; built and checked again.
 # -> $OUT/multi-file.log, tune.log, tuned.diff, report.json, the outputs.
-# Usage: OUT=dir LIMIT=540 BUDGET=60 bench/multi-file-gpu.sh
+# Usage: OUT=dir LIMIT=480 BUDGET=30 [RUN1="nx ny it"] [RUN2=...] bench/multi-file-gpu.sh
+# (the search stops at LIMIT - 240 s; the confirmation and the checks need
+# the rest)
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:?}; limit=${LIMIT:-540}; budget=${BUDGET:-60}
@@ -25,7 +27,7 @@ cd "$work/prog" || exit 1
 mkdir -p tuned "$work/replayed"
 # Two input sets (RUN1, RUN2: "nx ny iterations"); large enough by default
 # that the kernels, not the noise, decide.
-runs=("${RUN1:-8194 6001 20}" "${RUN2:-4097 3001 10}")
+runs=("${RUN1:-6145 4001 20}" "${RUN2:-2050 1531 10}")
 
 say "1. main command (budget $budget evaluations, time limit $(( limit - 240 )) s)"
 timeout $(( limit - 180 )) "$tool" lay_included_cu.cu --run="${runs[0]}" --run="${runs[1]}" \
