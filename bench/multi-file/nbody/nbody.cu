@@ -1,4 +1,4 @@
-// bench/kernels/nbody.cu with its kernel moved to kernels/accelerations.cuh,
+// bench/kernels/nbody.cu with its kernel moved to kernels/accelerations.cu,
 // for bench/multi-file-gpu.sh: the main command tunes a kernel in an
 // included file.
 // nbody: naive all-pairs accelerations of 32 Ki bodies (softened gravity).
@@ -18,7 +18,7 @@
     }                                                                          \
   } while (0)
 
-#include "kernels/accelerations.cuh"
+#include "kernels/accelerations.cu"
 
 int main(int argc, char **argv) {
   // Optional body count for small runs under compute-sanitizer.

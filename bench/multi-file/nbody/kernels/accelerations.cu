@@ -1,5 +1,6 @@
-// The kernel of bench/kernels/nbody.cu and its block size, in a header
-// (bench/multi-file: the corpus's nbody in a two-file layout).
+// The kernel of bench/kernels/nbody.cu and its block size, in a .cu the
+// main file includes (bench/multi-file: the corpus's nbody in Rodinia's
+// two-file layout).
 #pragma once
 
 #define BLOCK_SIZE 256
