@@ -40,7 +40,10 @@ timeout $(( limit - 180 )) "$tool" "$main" --run="${runs[0]}" --run="${runs[1]}"
 say "main command: rc=$?"
 tail -4 "$out/tune.log" | tee -a "$log"
 find tuned -type f | sort | tee -a "$log"
-mkdir -p "$out/tuned" && (cd tuned && find . -name "*.cu" -exec cp --parents {} "$out/tuned" \;)
+# The written sources come back flattened (kernels/a.cu -> tuned--kernels--a.cu).
+keep() { (cd "$1" && find . -type f \( -name "*.cu" -o -name "*.cuh" \) | sed 's|^\./||' |
+  while read -r f; do cp "$f" "$out/$2--${f//\//--}"; done); }
+keep tuned tuned
 diff -r -q "$OLDPWD/$prog" . -x tuned > /dev/null \
   && say "the program's files are unchanged" || say "ERROR: the program's files changed"
 
@@ -66,11 +69,11 @@ say "3. --replay from the database into another directory"
 "$tool" "$main" --replay --run="${runs[0]}" --run="${runs[1]}" \
   --db "$out/tuning.db" -o "$work/replayed/$main" 2>&1 | tee -a "$log"
 find "$work/replayed" -type f | sort | tee -a "$log"
-for f in $(cd tuned && find . -type f -name '*.cu' ! -name "$main"); do
+for f in $(cd tuned && find . -type f \( -name '*.cu' -o -name '*.cuh' \) ! -name "$main"); do
   cmp -s "tuned/$f" "$work/replayed/$f" && say "replayed $f: same as tuned" || say "ERROR: replayed $f differs from tuned"
 done
 grep -v '^// \(Tuned by\|Rewrites,\|Measured:\)' "tuned/$main" | cmp -s - "$work/replayed/$main" \
   && say "replayed main file: same as tuned, less the measurement header" || say "replayed main file differs from tuned"
 check "$work/replayed"
-mkdir -p "$out/replayed" && (cd "$work/replayed" && find . -name "*.cu" -exec cp --parents {} "$out/replayed" \;)
+keep "$work/replayed" replayed
 say "done"
