@@ -266,10 +266,26 @@ Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
                              "': " + oneLineMessage(Err));
   std::vector<clang::tooling::CompileCommand> Cmds =
       DB->getCompileCommands(File);
+  // Clang fills in a file the database lacks with a neighbour's command
+  // (Heuristic says which): the flags of another file are a guess, and a
+  // wrong -D or -arch is a wrong parse and a wrong build. Only the file's
+  // own entries count.
+  std::string Guess;
+  llvm::erase_if(Cmds, [&](const clang::tooling::CompileCommand &C) {
+    if (C.Heuristic.empty())
+      return false;
+    Guess = C.Heuristic;
+    return true;
+  });
   if (Cmds.empty())
     return makeToolError(ExitCode::BadBuildConfig,
                          "compile_commands.json in '" + BuildDir +
-                             "' has no entry for '" + File + "'");
+                             "' has no entry for '" + File + "'" +
+                             (Guess.empty()
+                                  ? ""
+                                  : " (Clang would guess its flags: " + Guess +
+                                        "; give them after "
+                                        "`--` instead)"));
   const clang::tooling::CompileCommand &Cmd = Cmds.front();
   if (Cmd.CommandLine.empty())
     return makeToolError(ExitCode::BadBuildConfig,

@@ -717,6 +717,7 @@ int run(int argc, char **argv) {
     RR.Gpu = GpuName;
     RR.OutputFile = OutputFile;
     RR.Harness = Harness;
+    RR.Diff = Diff;
     return runReplay(RR, Model, Ctx, errs());
   }
 

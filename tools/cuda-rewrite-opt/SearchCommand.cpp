@@ -470,8 +470,13 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
                      Best.Config == "{}" ? "the original itself" : Best.Config)
                  .str();
   }
-  if (Error E = writeVariant(Chosen, Text, Req.OutputFile, Model.Program))
-    return reportAndGetExitCode(std::move(E), Err);
+  bool ToFile = !Req.OutputFile.empty() && Req.OutputFile != "-";
+  if (ToFile || !Req.Diff)
+    if (Error E = writeVariant(Chosen, Text, Req.OutputFile, Model.Program))
+      return reportAndGetExitCode(std::move(E), Err);
+  if (Req.Diff)
+    outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
+                          Model.Program);
   Err << "cuda-rewrite-opt: " << Note << "\n";
   return 0;
 }

@@ -48,6 +48,9 @@ int runSimulate(llvm::StringRef SpaceFile, const SearchControl &Control,
 struct ReplayRequest {
   MeasureRequest Measure; ///< for the source hash (flags, arguments)
   std::string DbPath, Gpu, OutputFile, Harness;
+  /// --diff: print the diff of what is written against the input (without
+  /// -o, the diff alone, as --apply --diff does).
+  bool Diff = false;
 };
 
 /// Writes the best verified variant the database knows for this source

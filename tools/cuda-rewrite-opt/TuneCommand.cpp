@@ -92,6 +92,7 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   RR.Gpu = Req.GpuName;
   RR.OutputFile = Req.Search.OutputFile;
   RR.Harness = Req.Search.Harness;
+  RR.Diff = Req.Diff;
   // Nothing was measured, so there is nothing to report or log: say so
   // rather than leave the user looking for a file.
   for (const std::string &F : {Req.ReportFile, Req.LogJson})
