@@ -394,6 +394,18 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
   auto Unchanged = [&](const Twine &Why) {
     Note = (Why + "; wrote the original unchanged").str();
   };
+  // Writes what was chosen (and its diff), then says why.
+  auto Finish = [&]() {
+    bool ToFile = !Req.OutputFile.empty() && Req.OutputFile != "-";
+    if (ToFile || !Req.Diff)
+      if (Error E = writeVariant(Chosen, Text, Req.OutputFile, Model.Program))
+        return reportAndGetExitCode(std::move(E), Err);
+    if (Req.Diff)
+      outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
+                            Model.Program);
+    Err << "cuda-rewrite-opt: " << Note << "\n";
+    return 0;
+  };
   // No database yet is the ordinary state of a fresh build machine; one
   // that exists is opened for reading only (a replay never creates one).
   std::unique_ptr<TuningDatabase> Db;
@@ -437,23 +449,32 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
               "arguments)");
   } else {
     const EvaluationRecord &Best = *Choice->Best;
-    Expected<json::Value> C = json::parse(Best.Config);
-    if (!C || !C->getAsObject()) {
+    // A row the tool cannot use -- malformed, or a configuration today's
+    // knobs refuse (the tool's transforms changed since it was tuned) -- is
+    // a warning and the original: a build must not break over it, and an
+    // old configuration is never guessed at.
+    auto Replayed = [&]() -> Expected<Variant> {
+      Expected<json::Value> C = json::parse(Best.Config);
       if (!C)
-        consumeError(C.takeError());
-      return reportAndGetExitCode(
-          makeToolError(ExitCode::Internal,
-                        "tuning database: malformed configuration " +
-                            Best.Config),
-          Err);
+        return makeToolError(ExitCode::BadConfig,
+                             "its configuration " + Best.Config +
+                                 " is not valid JSON (" +
+                                 toString(C.takeError()) + ")");
+      if (!C->getAsObject())
+        return makeToolError(ExitCode::BadConfig, "its configuration " +
+                                                      Best.Config +
+                                                      " is not a JSON object");
+      if (Error E = validateConfiguration(Ctx.Knobs, *C->getAsObject()))
+        return std::move(E);
+      return applyConfiguration(Ctx, *C->getAsObject());
+    };
+    Expected<Variant> V = Replayed();
+    if (!V) {
+      Unchanged("warning: the tuning database's result for '" + Ctx.FilePath +
+                "' on " + Choice->Gpu +
+                " cannot be replayed: " + toString(V.takeError()));
+      return Finish();
     }
-    // The configuration is checked against today's knobs: a tool whose
-    // transforms changed refuses an old configuration instead of guessing.
-    if (Error E = validateConfiguration(Ctx.Knobs, *C->getAsObject()))
-      return reportAndGetExitCode(std::move(E), Err);
-    Expected<Variant> V = applyConfiguration(Ctx, *C->getAsObject());
-    if (!V)
-      return reportAndGetExitCode(V.takeError(), Err);
     Text = variantFileText(*V);
     Chosen = std::move(*V);
     if (!Choice->Confirmed)
@@ -470,15 +491,7 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
                      Best.Config == "{}" ? "the original itself" : Best.Config)
                  .str();
   }
-  bool ToFile = !Req.OutputFile.empty() && Req.OutputFile != "-";
-  if (ToFile || !Req.Diff)
-    if (Error E = writeVariant(Chosen, Text, Req.OutputFile, Model.Program))
-      return reportAndGetExitCode(std::move(E), Err);
-  if (Req.Diff)
-    outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
-                          Model.Program);
-  Err << "cuda-rewrite-opt: " << Note << "\n";
-  return 0;
+  return Finish();
 }
 
 } // namespace cro
