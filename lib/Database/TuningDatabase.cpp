@@ -178,12 +178,24 @@ TuningDatabase::openForReading(StringRef Path) {
   if (!Db)
     return Db.takeError();
   std::unique_ptr<TuningDatabase> T(new TuningDatabase(*Db));
+  // A reader (a build's replay) waits for a writer a few seconds, not the
+  // half minute a search's writes may wait for each other.
+  constexpr int ReadBusyMs = 5000;
+  sqlite3_busy_timeout(*Db, ReadBusyMs);
   // A file that is not a database, or one without our tables, fails here
   // rather than at the first query.
-  if (Error E = T->exec("SELECT 1 FROM evaluations LIMIT 1;"))
+  if (Error E = T->exec("SELECT 1 FROM evaluations LIMIT 1;")) {
+    int Code = sqlite3_errcode(*Db) & 0xff;
+    if (Code == SQLITE_BUSY || Code == SQLITE_LOCKED) {
+      consumeError(std::move(E));
+      return makeToolError(ExitCode::OutputError,
+                           P + " is locked by another process (waited " +
+                               std::to_string(ReadBusyMs / 1000) + " s)");
+    }
     return makeToolError(ExitCode::OutputError,
                          P + " is not a cuda-rewrite-opt tuning database (" +
                              toString(std::move(E)) + ")");
+  }
   return std::move(T);
 }
 
