@@ -1,4 +1,5 @@
 #include "cro/Analysis/ASTHelpers.h"
+#include "cro/Frontend/ResourceHeaders.h"
 #include "cro/Support/TextLines.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -283,7 +284,8 @@ bool SourceText::inUserFile(SourceLocation Loc) const {
     return false;
   StringRef Real = File->getFileEntry().tryGetRealPathName();
   StringRef Path = Real.empty() ? File->getName() : Real;
-  if (Path.starts_with("/cuda-rewrite-opt-embedded/"))
+  if (Path.starts_with(EmbeddedRoot) &&
+      Path.drop_front(EmbeddedRoot.size()).starts_with("/"))
     return false;
   if (!ToolkitRoot.empty() && Path.starts_with(ToolkitRoot) &&
       Path.drop_front(ToolkitRoot.size()).starts_with("/"))

@@ -1,5 +1,7 @@
 #include "cro/Analysis/ProgramText.h"
 #include "cro/Support/TextLines.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -53,14 +55,33 @@ std::string ProgramText::location(unsigned Offset) const {
   return F->Display + ":" + std::to_string(Line) + ":" + std::to_string(Col);
 }
 
+std::string pathFrom(StringRef From, StringRef Target) {
+  SmallVector<StringRef, 16> A, B;
+  for (auto I = sys::path::begin(From), E = sys::path::end(From); I != E; ++I)
+    A.push_back(*I);
+  for (auto I = sys::path::begin(Target), E = sys::path::end(Target); I != E;
+       ++I)
+    B.push_back(*I);
+  size_t Common = 0;
+  while (Common < A.size() && Common + 1 < B.size() && A[Common] == B[Common])
+    ++Common;
+  std::string Out;
+  for (size_t I = Common; I < A.size(); ++I)
+    Out += "../";
+  for (size_t I = Common; I < B.size(); ++I)
+    Out += B[I].str() + (I + 1 < B.size() ? "/" : "");
+  return Out;
+}
+
 std::string ProgramText::identityText() const {
   if (Files.empty())
     return "";
   std::string Out = textOf(Files.front()).str();
+  StringRef MainDir = sys::path::parent_path(Files.front().Path);
   for (size_t I = 1; I < Files.size(); ++I) {
     const ProgramFile &F = Files[I];
     Out += '\0';
-    Out += F.RelativePath.empty() ? F.Path : F.RelativePath;
+    Out += F.RelativePath.empty() ? pathFrom(MainDir, F.Path) : F.RelativePath;
     Out += '\0';
     Out += textOf(F);
   }

@@ -1,4 +1,5 @@
 #include "cro/Frontend/NvccParity.h"
+#include "cro/Frontend/ResourceHeaders.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Compilation.h"
@@ -160,7 +161,9 @@ std::vector<std::string> nvccImplicitIncludeArgs(const CudaToolkit &Cuda) {
 }
 
 StringRef hostCompatHeaderPath() {
-  return "/cuda-rewrite-opt-embedded/nvcc-parity/__cro_nvcc_host_compat.h";
+  static const std::string Path =
+      (EmbeddedRoot + "/nvcc-parity/__cro_nvcc_host_compat.h").str();
+  return Path;
 }
 
 StringRef hostCompatHeaderText() {

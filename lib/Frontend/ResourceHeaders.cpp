@@ -81,7 +81,8 @@ Expected<const ResourceHeaders *> ResourceHeaders::get() {
 }
 
 StringRef ResourceHeaders::resourceDir() {
-  return "/cuda-rewrite-opt-embedded/lib/clang/22";
+  static const std::string Dir = (EmbeddedRoot + "/lib/clang/22").str();
+  return Dir;
 }
 
 std::vector<std::string> ResourceHeaders::includeDirs() {

@@ -52,25 +52,6 @@ std::vector<std::string> variantOutputPaths(const Variant &V,
   return Out;
 }
 
-/// The path of Target from directory From (both absolute, dots removed).
-static std::string pathFrom(StringRef From, StringRef Target) {
-  SmallVector<StringRef, 16> A, B;
-  for (auto I = sys::path::begin(From), E = sys::path::end(From); I != E; ++I)
-    A.push_back(*I);
-  for (auto I = sys::path::begin(Target), E = sys::path::end(Target); I != E;
-       ++I)
-    B.push_back(*I);
-  size_t Common = 0;
-  while (Common < A.size() && Common + 1 < B.size() && A[Common] == B[Common])
-    ++Common;
-  std::string Out;
-  for (size_t I = Common; I < A.size(); ++I)
-    Out += "../";
-  for (size_t I = Common; I < B.size(); ++I)
-    Out += B[I].str() + (I + 1 < B.size() ? "/" : "");
-  return Out;
-}
-
 /// Copy's text with each `#include` of an unchanged user file naming it
 /// from CopyDir, where the copy is written.
 static std::string repointIncludes(const RewrittenFile &Copy,

@@ -58,6 +58,13 @@ TEST(ProgramText, IdentityIsTheTextForOneFile) {
   ProgramText P = threeFiles();
   std::string Id = P.identityText();
   EXPECT_NE(Id.find(std::string("\0kernels/a.cuh\0", 15)), std::string::npos);
+  // A file outside the main file's directory is named from it, so that the
+  // identity does not depend on where the tree is checked out.
+  P.addFile("/common/c.cuh", "/common/c.cuh", "", "int c;\n");
+  Id = P.identityText();
+  EXPECT_NE(Id.find(std::string("\0../common/c.cuh\0", 17)), std::string::npos);
+  EXPECT_EQ(pathFrom("/a/b", "/a/c/d.h"), "../c/d.h");
+  EXPECT_EQ(pathFrom("/a/b", "/a/b/d.h"), "d.h");
 }
 
 TEST(ProgramText, TaggedPaths) {
@@ -96,7 +103,14 @@ TEST(VariantOutput, CopiesGoBesideTheOutputAndNeverOverTheProgram) {
   EXPECT_TRUE(bool(E));
   consumeError(std::move(E));
   std::string Out = (Dir + "/out/main.out.cu").str();
-  ASSERT_FALSE(bool(writeVariant(V, V.Source, Out, P)));
+  // The output's directory must exist, and nothing is written otherwise.
+  E = writeVariant(V, V.Source, Out, P);
+  EXPECT_TRUE(bool(E));
+  consumeError(std::move(E));
+  EXPECT_FALSE(sys::fs::exists(Dir + "/out"));
+  ASSERT_FALSE(sys::fs::create_directory(Dir + "/out"));
+  E = writeVariant(V, V.Source, Out, P);
+  ASSERT_FALSE(bool(E));
   auto Copy = MemoryBuffer::getFile(Dir + "/out/sub/a.out.cuh");
   ASSERT_TRUE(bool(Copy));
   EXPECT_EQ((*Copy)->getBuffer(), "int a;\n");

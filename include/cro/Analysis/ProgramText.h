@@ -32,6 +32,10 @@ struct IncludeDirective {
   unsigned Includer = 0;
 };
 
+/// The path of Target from the directory From (both absolute, dots
+/// removed): "../common/x.h".
+std::string pathFrom(llvm::StringRef From, llvm::StringRef Target);
+
 struct ProgramFile {
   /// The path the parse opened it by, dots removed (absolute for the main
   /// file and the files it reaches by relative includes).
@@ -90,8 +94,9 @@ public:
 
   /// What identifies the program's sources (a tuning result holds for
   /// them): the main file's text, then for each other file a NUL, its path
-  /// from the main file's directory (else its path), a NUL and its text.
-  /// For a program of one file, that file's text.
+  /// from the main file's directory ("kernels/a.cu", "../common/x.h": the
+  /// same wherever the tree is checked out), a NUL and its text. For a
+  /// program of one file, that file's text.
   std::string identityText() const;
 
 private:

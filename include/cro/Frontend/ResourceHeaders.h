@@ -19,6 +19,11 @@
 
 namespace cro {
 
+/// The root of every file the frontend serves from memory (Clang's resource
+/// headers, the nvcc-parity header): no file of the user's lives under it.
+inline constexpr llvm::StringLiteral EmbeddedRoot =
+    "/cuda-rewrite-opt-embedded";
+
 class ResourceHeaders {
 public:
   /// The embedded headers, decompressed on first use (thread-safe).
