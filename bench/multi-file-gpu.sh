@@ -49,7 +49,12 @@ diff -r -q "$OLDPWD/$prog" . -x tuned > /dev/null \
 
 check() { # dir: build the program written there and run its own check
   local dir=$1 ok=1
-  if ! nvcc -O3 -arch=sm_90 "$dir/$main" -o "$dir/prog" -I "$work/prog" > "$dir/build.log" 2>&1; then
+  # A variant that needs compiler flags names them in its first lines.
+  local flags
+  flags=$(sed -n 's|^// cuda-rewrite-opt: build this variant with nvcc ||p' "$dir/$main" | head -1)
+  [ -n "$flags" ] && say "$dir: building with the variant's flags: $flags"
+  # shellcheck disable=SC2086 # the flags are words
+  if ! nvcc -O3 -arch=sm_90 $flags "$dir/$main" -o "$dir/prog" -I "$work/prog" > "$dir/build.log" 2>&1; then
     say "$dir: does not build"; cat "$dir/build.log" | tail -5 | tee -a "$log"; return 1
   fi
   for r in "${runs[@]}"; do

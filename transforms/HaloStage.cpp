@@ -136,11 +136,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
                 "be safe");
   // The loader evaluates the centre index at other positions: it may name
   // only the thread indices, parameters and file-scope names.
-  // What the translation unit has before the kernel (the includer's text
-  // before the `#include` line, for a kernel in an included file).
-  std::string Before = Ctx.Model.Program.files().empty()
-                           ? Ctx.Source.take_front(K.Span.BeginOffset).str()
-                           : Ctx.Model.Program.textBefore(K.Span.BeginOffset);
+  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
   StringRef FileScope = Before;
   for (const auto &Id : allIdentifiers(P.Center->Access->Indices[0].Text)) {
     StringRef N = Id.getKey();

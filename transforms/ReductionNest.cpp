@@ -72,11 +72,7 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
   P.Loop = &*M.Reduction;
   P.X = M.indexVar("x");
   P.Y = M.indexVar("y");
-  // What the translation unit has before the kernel (the includer's text
-  // before the `#include` line, for a kernel in an included file).
-  std::string Before = Ctx.Model.Program.files().empty()
-                           ? Ctx.Source.take_front(K.Span.BeginOffset).str()
-                           : Ctx.Model.Program.textBefore(K.Span.BeginOffset);
+  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
   StringRef FileScope = Before;
 
   for (const AccessInfo &A : K.Accesses) {

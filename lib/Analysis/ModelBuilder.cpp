@@ -7,6 +7,9 @@
 #include "cro/Analysis/LoopShape.h"
 #include "cro/Analysis/ThreadMapping.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 
 using namespace clang;
@@ -107,6 +110,40 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
     if (SameName[E.Info.Name] > 1)
       E.Info.Id = E.Info.Name + "(" + E.Info.Signature + ")";
     M.Kernels.push_back(std::move(E.Info));
+  }
+  return M;
+}
+
+KernelModel buildUnparsedModel(const ParsedFile &PF, StringRef DisplayName) {
+  KernelModel M;
+  M.File = DisplayName.str();
+  M.GpuArch = PF.GpuArch;
+  M.CudaRoot = PF.Cuda.Root;
+  M.CudaVersion = PF.Cuda.Version;
+  M.Unparsed = PF.FirstError.empty()
+                   ? "Clang could not parse '" + DisplayName.str() + "'"
+                   : PF.FirstError;
+  // The files the preprocessor entered are known even when Sema failed;
+  // no declaration of an incomplete AST is read.
+  for (const std::unique_ptr<ASTUnit> *AST : {&PF.Host, &PF.Device}) {
+    if (!*AST)
+      continue;
+    SourceText Text((*AST)->getASTContext(), DisplayName.str(), PF.Cuda.Root,
+                    &M.Program);
+    Text.addUserFilesToProgram(
+        (*AST)->getPreprocessor().getPreprocessingRecord());
+  }
+  if (M.Program.files().empty()) {
+    // Not even the preprocessor ran (a fatal error): the main file alone.
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+            MemoryBuffer::getFile(PF.MainFile)) {
+      SmallString<256> Key(PF.MainFile);
+      if (sys::fs::real_path(PF.MainFile, Key))
+        Key = PF.MainFile;
+      sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
+      M.Program.addFile(Key, DisplayName, sys::path::filename(Key),
+                        (*B)->getBuffer());
+    }
   }
   return M;
 }

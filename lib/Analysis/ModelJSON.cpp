@@ -403,11 +403,15 @@ json::Value toJSON(const AffineExpr &E) {
 }
 
 json::Value toJSON(const KernelModel &M) {
-  return json::Object{
+  json::Object O{
       {"file", M.File},
       {"gpu_arch", M.GpuArch},
       {"cuda", json::Object{{"root", M.CudaRoot}, {"version", M.CudaVersion}}},
+      {"parsed", M.Unparsed.empty()},
       {"kernels", arrayOf(M.Kernels)}};
+  if (!M.Unparsed.empty())
+    O["parse_error"] = M.Unparsed;
+  return O;
 }
 
 } // namespace cro

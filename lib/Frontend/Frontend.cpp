@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/thread.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace clang;
@@ -235,6 +236,8 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
           "-include",
           hostCompatHeaderPath().str()};
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
+  for (std::string &A : nvccDiagnosticParityArgs())
+    Args.push_back(std::move(A));
   // The include directories nvcc and its host compiler search on their own
   // come after the user's, as they do there: CCCL (Thrust, CUB, libcu++)
   // from the toolkit, then the host compiler's (omp.h).
@@ -270,6 +273,20 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
           ++NumErrors;
       }
   if (Host.Failed || Device.Failed || !Host.AST || !Device.AST) {
+    if (Opts.KeepFailedParse) {
+      Result->NumErrors = std::max(NumErrors, 1u);
+      for (SideResult *Side : {&Host, &Device})
+        for (const std::string &Line : Side->Errors.Lines)
+          if (Result->FirstError.empty() &&
+              !StringRef(Line).contains(": note: "))
+            Result->FirstError = Line;
+      if (Result->FirstError.empty())
+        Result->FirstError = "Clang could not parse '" + Opts.InputFile + "'";
+      // What the preprocessor entered is still known (the program's files).
+      Result->Host = std::move(Host.AST);
+      Result->Device = std::move(Device.AST);
+      return std::move(Result);
+    }
     if (NumErrors == 0)
       return makeToolError(ExitCode::ParseError,
                            "Clang could not parse '" + Opts.InputFile + "'");

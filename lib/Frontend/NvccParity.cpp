@@ -244,4 +244,10 @@ std::string hostCompilerIncludeDir() {
   return Dir;
 }
 
+std::vector<std::string> nvccDiagnosticParityArgs() {
+  // Warnings are not printed (Frontend.h), so these only stop the parse from
+  // failing where nvcc's build succeeds.
+  return {"-Wno-register", "-Wno-error=c++11-narrowing"};
+}
+
 } // namespace cro

@@ -92,6 +92,31 @@ static std::string whyKernelCannotBeRewritten(const RewriteContext &Ctx,
   return "";
 }
 
+namespace {
+
+/// For a program Clang could not parse: what needs no model of the source
+/// stays (a compiler flag is legal whatever the kernels do); everything
+/// else -- none fires without kernels today, and none may if one learns to
+/// -- is refused with the parse error as the reason.
+void keepCompilerFlagsOnly(const KernelModel &Model,
+                           const TransformRegistry &Transforms,
+                           KnobSet &Offered) {
+  auto IsFlag = [](KnobRole R) {
+    return R == KnobRole::CompilerFlag || R == KnobRole::RegisterCap;
+  };
+  llvm::erase_if(Offered.Knobs, [&](const Knob &K) { return !IsFlag(K.Role); });
+  for (const auto &T : Transforms.transforms())
+    if (!IsFlag(T->role()))
+      Offered.Refused.push_back(
+          {"", std::string(T->name()),
+           "Clang could not parse the program (" + Model.Unparsed +
+               "), so its kernels are not modelled and no source is "
+               "rewritten; only compiler flags are offered",
+           ""});
+}
+
+} // namespace
+
 void describeKnobs(RewriteContext &Ctx) {
   // Transforms describe against a context without knobs (what one offers
   // does not depend on what another does); the set is filled at the end.
@@ -108,6 +133,8 @@ void describeKnobs(RewriteContext &Ctx) {
     }
     T->describeFile(Ctx, Sink);
   }
+  if (!Ctx.Model.Unparsed.empty())
+    keepCompilerFlagsOnly(Ctx.Model, Ctx.Transforms, Offered);
   Ctx.Knobs = std::move(Offered);
 }
 
@@ -266,8 +293,14 @@ static Error splitIntoFiles(const RewriteContext &Ctx, const EditSet &Edits,
 
 Expected<Variant> applyConfiguration(const RewriteContext &Ctx,
                                      const json::Object &Config) {
-  if (Error E = validateConfiguration(Ctx.Knobs, Config))
-    return std::move(E);
+  if (Error E = validateConfiguration(Ctx.Knobs, Config)) {
+    if (Ctx.Model.Unparsed.empty())
+      return std::move(E);
+    return makeToolError(
+        ExitCode::BadConfig,
+        toString(std::move(E)) + "; Clang could not parse the program (" +
+            Ctx.Model.Unparsed + "), so only compiler flags are offered");
+  }
   ResolvedConfig Resolved(Ctx.Knobs.Knobs);
   for (const auto &KV : Config)
     Resolved.set(KV.first.str(), KV.second);

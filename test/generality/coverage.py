@@ -52,7 +52,13 @@ def analyze(tool, program):
         sys.stderr.write("coverage: %s failed (exit %d): %s\n" %
                          (program["file"], r.returncode, r.stderr.strip()))
         return None
-    return json.loads(r.stdout)
+    model = json.loads(r.stdout)
+    if not model.get("parsed", True):
+        # nvcc compiles it and only compiler flags are offered: not parsed.
+        sys.stderr.write("coverage: %s did not parse: %s\n" %
+                         (program["file"], model.get("parse_error", "")))
+        return None
+    return model
 
 
 def unqualified(name):

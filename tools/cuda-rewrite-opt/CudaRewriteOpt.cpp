@@ -10,6 +10,7 @@
 #include "TuneCommand.h"
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/ModelJSON.h"
+#include "cro/Build/CompileCheck.h"
 #include "cro/Frontend/Frontend.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Harness.h"
@@ -285,6 +286,13 @@ void printVersion(raw_ostream &OS) {
 Error filterKernels(KernelModel &M, KnobSet &Offered) {
   if (Kernels.empty())
     return Error::success();
+  if (!M.Unparsed.empty())
+    return makeToolError(
+        ExitCode::UnknownKernel,
+        "--kernel names a kernel, but Clang could not parse '" + M.File +
+            "', so its kernels are not known; without "
+            "--kernel the compiler flags of the whole "
+            "program are offered");
   auto Matches = [&](const KernelInfo &K) {
     return llvm::any_of(
         Kernels, [&](const std::string &W) { return isKernelNamed(K, W); });
@@ -348,9 +356,14 @@ std::string describeDim3(const LaunchDim3 &D) {
 /// The human-readable summary printed when no --analyze is given.
 void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
                   raw_ostream &OS) {
-  OS << M.File << ": " << M.Kernels.size() << " kernel"
-     << (M.Kernels.size() == 1 ? "" : "s") << " (parsed for " << M.GpuArch
-     << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion) << ")\n";
+  if (!M.Unparsed.empty())
+    OS << M.File << ": not parsed by Clang (" << M.Unparsed
+       << "); nvcc compiles it, so its compiler flags can be tuned\n";
+  else
+    OS << M.File << ": " << M.Kernels.size() << " kernel"
+       << (M.Kernels.size() == 1 ? "" : "s") << " (parsed for " << M.GpuArch
+       << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion)
+       << ")\n";
   for (const KernelInfo &K : M.Kernels) {
     OS << "\n  " << K.Id << "  at " << K.Location << "\n";
     OS << "    launches: " << K.Launches.size() << "\n";
@@ -494,6 +507,38 @@ static std::string outputThatIsAnInput() {
   return "";
 }
 
+/// The model of the parsed file; for a file Clang could not parse, the
+/// model without kernels (only compiler flags are offered) when nvcc
+/// compiles it with the flags its build uses, else the parse error.
+Expected<KernelModel> modelOrFlagsOnly(const ParsedFile &PF,
+                                       StringRef InputFile,
+                                       ArrayRef<std::string> CompilerArgs) {
+  if (PF.parsed())
+    return buildKernelModel(PF, InputFile);
+  std::string Errors = Twine(PF.NumErrors).str() + " error" +
+                       (PF.NumErrors == 1 ? "" : "s") + " in '" +
+                       InputFile.str() + "'";
+  std::vector<std::string> Flags(CompilerArgs.begin(), CompilerArgs.end());
+  if (Flags.empty())
+    Flags = PF.NvccBuildFlags;
+  if (Flags.empty())
+    Flags = {"-O3", "-arch=" + PF.GpuArch};
+  Expected<std::string> Why =
+      whyNvccRejects(PF.Cuda.Root + "/bin/nvcc", PF.MainFile, Flags);
+  if (!Why)
+    return Why.takeError();
+  if (!Why->empty())
+    return makeToolError(ExitCode::ParseError,
+                         Errors +
+                             "; nothing was analyzed (nvcc does not "
+                             "compile it either: " +
+                             *Why + ")");
+  errs() << "cuda-rewrite-opt: warning: " << Errors
+         << ", which nvcc compiles: its kernels are not modelled, so only "
+            "compiler flags are offered and its source is left as written\n";
+  return buildUnparsedModel(PF, InputFile);
+}
+
 int run(int argc, char **argv) {
   // Arguments after `--` are compiler flags for the parse, not our options.
   std::vector<const char *> OwnArgs;
@@ -619,12 +664,17 @@ int run(int argc, char **argv) {
   Opts.ExtraArgs = CompilerArgs;
   Opts.CudaPath = CudaPath;
   Opts.GpuArch = GpuArch;
+  Opts.KeepFailedParse = true;
   Expected<std::unique_ptr<ParsedFile>> Parsed = parseCudaFile(Opts, errs());
   if (!Parsed)
     return reportAndGetExitCode(Parsed.takeError(), errs());
 
-  KernelModel Model = buildKernelModel(**Parsed, InputFile);
-  if (Model.Kernels.empty())
+  Expected<KernelModel> Built =
+      modelOrFlagsOnly(**Parsed, InputFile, CompilerArgs);
+  if (!Built)
+    return reportAndGetExitCode(Built.takeError(), errs());
+  KernelModel Model = std::move(*Built);
+  if (Model.Kernels.empty() && Model.Unparsed.empty())
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoKernels,
                       "no __global__ function is defined in '" + InputFile +

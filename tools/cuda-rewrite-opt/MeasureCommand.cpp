@@ -66,6 +66,11 @@ Expected<EvaluateOptions> evaluateOptions(const MeasureRequest &Req,
   E.Runs = Req.Runs;
   for (const KernelInfo &K : Model.Kernels)
     E.Run.TargetKernels.push_back(K.Name);
+  // Clang could not parse the program: its kernels have no names here, so
+  // every kernel it launches is timed and its outputs compared bit for bit
+  // (only flags that keep results bit-identical are offered then).
+  if (!Model.Unparsed.empty())
+    E.Run.TargetKernels = {"*"};
   for (const std::string &A : Req.RunArgs)
     E.ArgSets.push_back(splitBuildTemplate(A));
   if (!Req.Check.empty())

@@ -81,11 +81,15 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   for (const KernelInfo &K : Model.Kernels)
     Names += (Names.empty() ? "" : ", ") + K.Id;
   // --quiet keeps only the outcome (and warnings): what was written.
+  std::string Found = Model.Unparsed.empty()
+                          ? formatv("{0} kernel{1} ({2})", Model.Kernels.size(),
+                                    Model.Kernels.size() == 1 ? "" : "s", Names)
+                                .str()
+                          : "kernels not modelled";
   if (!Req.Search.Quiet)
-    Err << formatv("cuda-rewrite-opt: {0}: {1} kernel{2} ({3}); a search "
-                   "space of {4} points over {5} knobs\n",
-                   Ctx.FilePath, Model.Kernels.size(),
-                   Model.Kernels.size() == 1 ? "" : "s", Names, Points, Knobs);
+    Err << formatv("cuda-rewrite-opt: {0}: {1}; a search space of {2} points "
+                   "over {3} knobs\n",
+                   Ctx.FilePath, Found, Points, Knobs);
   ReplayRequest RR;
   RR.Measure = Req.Search.Measure;
   RR.DbPath = Req.Search.DbPath;

@@ -513,6 +513,11 @@ struct KernelModel {
   std::vector<KernelInfo> Kernels;
   /// The user's files as one text: what every offset of the model indexes.
   ProgramText Program;
+  /// Non-empty when Clang could not parse the program although nvcc
+  /// compiles it: Clang's first error. Kernels is then empty -- the kernels
+  /// exist but are not modelled -- and only what needs no model (compiler
+  /// flags) can be offered.
+  std::string Unparsed;
   // What transforms offer is not part of the model: see cro/Rewrite/Knob.h.
 };
 

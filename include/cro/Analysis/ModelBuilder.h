@@ -12,6 +12,13 @@ namespace cro {
 /// launches from the host parse. Locations name the main file DisplayName.
 KernelModel buildKernelModel(const ParsedFile &PF, llvm::StringRef DisplayName);
 
+/// The model of a file Clang could not parse (PF.parsed() is false): no
+/// kernels, Unparsed set to Clang's first error, and the program's text --
+/// the main file and the user's files the preprocessor entered before the
+/// parse stopped, so that the database identity still covers them.
+KernelModel buildUnparsedModel(const ParsedFile &PF,
+                               llvm::StringRef DisplayName);
+
 } // namespace cro
 
 #endif

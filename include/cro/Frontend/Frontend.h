@@ -30,6 +30,10 @@ struct FrontendOptions {
   std::vector<std::string> ExtraArgs; ///< compiler arguments after `--`
   std::string CudaPath;               ///< --cuda-path
   std::string GpuArch;                ///< --cuda-gpu-arch ("" = choose)
+  /// Clang's errors are not ExitCode::ParseError but a ParsedFile whose
+  /// Errors says what went wrong (the caller decides what can still be done
+  /// without a model: compiler flags, when nvcc compiles the file).
+  bool KeepFailedParse = false;
 };
 
 struct ParsedFile {
@@ -43,6 +47,12 @@ struct ParsedFile {
   std::vector<std::string> NvccBuildFlags;
   std::unique_ptr<clang::ASTUnit> Host;
   std::unique_ptr<clang::ASTUnit> Device;
+  /// With KeepFailedParse: how many errors Clang reported, and the first
+  /// ("file:line:col: error: message"). With any, the ASTs are incomplete
+  /// (either may be null) and must not be analysed.
+  unsigned NumErrors = 0;
+  std::string FirstError;
+  bool parsed() const { return NumErrors == 0 && Host && Device; }
 };
 
 /// Checks that Path names a readable regular file (ExitCode::InputUnreadable).
@@ -50,7 +60,8 @@ llvm::Error checkInputReadable(llvm::StringRef Path);
 
 /// Parses the input twice (--cuda-host-only and --cuda-device-only), in
 /// parallel. Errors found by Clang are printed to Diags (file:line:col, each
-/// once even if both sides report it) and turned into ExitCode::ParseError.
+/// once even if both sides report it) and turned into ExitCode::ParseError
+/// (or, with Opts.KeepFailedParse, into ParsedFile::NumErrors/FirstError).
 /// Warnings are not printed: the user's code is not ours to lint, and Clang's
 /// "CUDA version is newer than the latest supported" is expected with CUDA 13.
 llvm::Expected<std::unique_ptr<ParsedFile>>

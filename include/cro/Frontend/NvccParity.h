@@ -44,6 +44,13 @@ includeArgsFromNvccProfile(llvm::StringRef Profile, llvm::StringRef Root,
 /// exists, preferring the host's own architecture.
 std::string nvccTargetDir(llvm::StringRef Root);
 
+/// Clang diagnostics that are errors by default where nvcc (its EDG front
+/// end and the host compiler) accepts the code: C++17's removal of
+/// `register` (old CUDA code declares `register float x;`; nvcc says
+/// nothing) and narrowing a non-constant in braces (`int2 v = {f, g}` with
+/// floats; nvcc warns). As Clang arguments, after the user's own.
+std::vector<std::string> nvccDiagnosticParityArgs();
+
 /// The header the tool pre-includes after Clang's CUDA wrapper: host
 /// declarations nvcc's cuda_runtime.h provides and Clang's wrapper does not
 /// (the C headers crt/common_functions.h includes, and the __host__

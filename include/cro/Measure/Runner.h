@@ -39,7 +39,9 @@ struct CaptureRecord {
 
 struct RunOptions {
   std::vector<std::string> Args;          ///< program arguments
-  std::vector<std::string> TargetKernels; ///< replayed and captured
+  /// Replayed and captured; "*" is every kernel (a program Clang could not
+  /// parse, whose kernels the model does not name).
+  std::vector<std::string> TargetKernels;
   std::string InjectionLibrary;
   std::string CudaRoot;   ///< its CUPTI is put on LD_LIBRARY_PATH
   std::string CaptureDir; ///< "" = no capture

@@ -62,6 +62,13 @@ struct RewriteContext {
                ? Source
                : Model.Program.textOf(Model.Program.files().front());
   }
+  /// What the translation unit has before Offset, as far as the user's
+  /// files tell (ProgramText::textBefore: for a kernel in an included file,
+  /// the includer's text before the `#include` line, then the file's own).
+  std::string textBefore(unsigned Offset) const {
+    return Model.Program.files().empty() ? Source.take_front(Offset).str()
+                                         : Model.Program.textBefore(Offset);
+  }
   /// Names the rewritten copy of an included file: kernels/a.cu becomes
   /// kernels/a.<tag>.cu, written beside the rewritten main file (the CLI
   /// sets it from -o, so that outputs of different runs do not collide).

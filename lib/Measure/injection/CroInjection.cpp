@@ -15,7 +15,8 @@
 // file. Configuration (environment):
 //   CRO_OUT          the JSON-lines output file (required)
 //   CRO_KERNELS      comma-separated kernel names to replay/capture
-//                    (qualified, as in --analyze; "" = record only)
+//                    (qualified, as in --analyze; "" = record only;
+//                    "*" = every kernel)
 //   CRO_REPLAYS      replays per launch; 0 or unset = enough for ~CRO_REPLAY_MS
 //   CRO_REPLAY_MS    total replay time aimed at when automatic (default 100)
 //   CRO_MIN_REPLAYS  at least this many (default 5)
@@ -126,7 +127,7 @@ std::string baseName(const char *Mangled) {
 
 bool isTarget(const std::string &Base) {
   for (const std::string &K : S.Kernels) {
-    if (K == Base)
+    if (K == Base || K == "*")
       return true;
     // "(anonymous namespace)::k" and friends: compare the last component.
     size_t P = K.rfind("::");
