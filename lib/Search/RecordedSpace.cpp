@@ -1,7 +1,9 @@
 #include "cro/Search/RecordedSpace.h"
 #include "cro/Support/InputFile.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <map>
 
 using namespace llvm;
 
@@ -30,6 +32,11 @@ Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
   RecordedSpace R;
   R.Space = std::make_unique<SearchSpace>(std::move(*S));
   const json::Object &O = *V.getAsObject();
+  // Absent in hand-converted spaces; present, it must be this format.
+  if (const json::Value *F = O.get("format");
+      F && F->getAsString() != std::optional<StringRef>(RecordedSpaceFormat))
+    return Bad("\"format\" is not \"" + Twine(RecordedSpaceFormat) +
+               "\" (a file of another kind or version)");
   R.Name = O.getString("name").value_or(Where).str();
   R.Gpu = O.getString("gpu").value_or("").str();
   if (const json::Value *F = O.get("features")) {
@@ -40,7 +47,11 @@ Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
   const json::Array *Points = O.getArray("points");
   if (!Points)
     return Bad("no \"points\" array");
-  for (const json::Value &PV : *Points) {
+  // Where each configuration was first listed: a second listing would
+  // leave the simulation one of two results, and the optimum maybe a point
+  // the search can never see.
+  std::map<Point, size_t> Listed;
+  for (const auto &[Index, PV] : enumerate(*Points)) {
     const json::Object *PO = PV.getAsObject();
     const json::Object *Config = PO ? PO->getObject("config") : nullptr;
     auto Verdict = PO ? PO->getString("verdict") : std::nullopt;
@@ -49,6 +60,14 @@ Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
     Expected<Point> P = R.Space->pointOf(*Config);
     if (!P)
       return Bad("a point outside the knobs: " + toString(P.takeError()));
+    if (auto [It, New] = Listed.try_emplace(*P, Index); !New)
+      return Bad("point " + Twine(Index) + " has the configuration of point " +
+                 Twine(It->second) + " (each configuration once)");
+    if (!isTrialVerdict(*Verdict))
+      return Bad("point " + Twine(Index) + " has the unknown verdict \"" +
+                 *Verdict +
+                 "\" (one of verified, rejected, build-failed, "
+                 "run-failed, invalid)");
     Trial T;
     T.P = *P;
     T.Verdict = Verdict->str();
@@ -69,6 +88,12 @@ Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
   }
   if (R.Results->empty())
     return Bad("the recording has no evaluated point");
+  // Every recording measures the original first: speedups, the search's
+  // baseline and the simulation's start are relative to it.
+  auto Original = R.Results->find(R.Space->defaultPoint());
+  if (Original == R.Results->end() || !Original->second.ok())
+    return Bad("no verified point for the original (the configuration of "
+               "every knob's default, {} for short)");
   std::shared_ptr<std::map<Point, Trial>> Results = R.Results;
   R.Space->setLegalityOracle([Results](const json::Object &,
                                        const Point &P) -> std::string {
@@ -115,7 +140,7 @@ std::vector<Trial> SimulatedEvaluator::evaluate(ArrayRef<Proposal> Batch) {
 json::Value recordSpace(const SearchSpace &Space, const SearchResult &Result,
                         const KernelFeatures &Features, json::Object Meta) {
   json::Object O = std::move(Meta);
-  O["format"] = "cuda-rewrite-opt space 1";
+  O["format"] = RecordedSpaceFormat;
   json::Object S = std::move(*Space.toJSON().getAsObject());
   O["knobs"] = std::move(S["knobs"]);
   O["hardware"] = std::move(S["hardware"]);

@@ -9,6 +9,11 @@ using namespace llvm;
 
 namespace cro {
 
+bool isTrialVerdict(StringRef V) {
+  return V == "verified" || V == "rejected" || V == "build-failed" ||
+         V == "run-failed" || V == "invalid";
+}
+
 const char *const StrategyNames[] = {
     "agent", "bayes", "random", "anneal", "genetic", "exhaustive", nullptr};
 

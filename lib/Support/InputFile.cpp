@@ -1,5 +1,7 @@
 #include "cro/Support/InputFile.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include <vector>
 
 using namespace llvm;
 
@@ -31,27 +33,43 @@ readInputFile(StringRef Path, StringRef What, ExitCode Code,
 }
 
 Expected<json::Value> parseJsonBounded(StringRef Text) {
-  unsigned Depth = 0;
-  bool InString = false, Escaped = false;
-  for (char C : Text) {
-    if (InString) {
-      if (Escaped)
-        Escaped = false;
-      else if (C == '\\')
-        Escaped = true;
-      else if (C == '"')
-        InString = false;
-      continue;
-    }
-    if (C == '"') {
-      InString = true;
+  // One pass outside the parser: nesting depth, and each object's keys (LLVM's
+  // parser keeps one of two equal keys silently, so `{"k.block": 64,
+  // "k.block": 128}` would apply a value the user may not have meant).
+  struct Open {
+    bool IsObject;
+    StringSet<> Keys;
+  };
+  std::vector<Open> Stack;
+  unsigned Line = 1;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+    } else if (C == '"') {
+      size_t Begin = I + 1, J = Begin;
+      for (; J < Text.size() && Text[J] != '"'; ++J)
+        if (Text[J] == '\\')
+          ++J;
+      I = J; // the closing quote (or the end: the parser reports it)
+      if (Stack.empty() || !Stack.back().IsObject)
+        continue;
+      size_t After = Text.find_first_not_of(" \t\r\n", J + 1);
+      if (After == StringRef::npos || Text[After] != ':')
+        continue;
+      StringRef Key = Text.slice(Begin, std::min(J, Text.size()));
+      if (!Stack.back().Keys.insert(Key).second)
+        return createStringError(inconvertibleErrorCode(),
+                                 "line " + Twine(Line) + ": duplicate key \"" +
+                                     Key + "\" in one object");
     } else if (C == '[' || C == '{') {
-      if (++Depth > MaxJsonNesting)
+      if (Stack.size() >= MaxJsonNesting)
         return createStringError(inconvertibleErrorCode(),
                                  "nested deeper than " +
                                      Twine(MaxJsonNesting) + " levels");
-    } else if ((C == ']' || C == '}') && Depth > 0) {
-      --Depth;
+      Stack.push_back({C == '{', {}});
+    } else if ((C == ']' || C == '}') && !Stack.empty()) {
+      Stack.pop_back();
     }
   }
   return json::parse(Text);

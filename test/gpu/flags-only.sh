@@ -8,8 +8,8 @@
 # database gives the same file.
 # Usage: test/gpu/flags-only.sh <cuda-rewrite-opt> <program dir> [out dir]
 set -uo pipefail
-tool=$1
-prog=$2
+tool=$(realpath "$1")
+prog=$(realpath "$2")
 out=${3:-$(mktemp -d)}
 mkdir -p "$out"
 if ! nvidia-smi -L > /dev/null 2>&1; then

@@ -22,6 +22,26 @@ TEST(InputFile, BracketsInStringsDoNotNest) {
   ASSERT_TRUE(bool(V)) << toString(V.takeError());
 }
 
+TEST(InputFile, DuplicateKeysAreErrors) {
+  Expected<json::Value> V =
+      parseJsonBounded("{\"k.block\": 64,\n \"k.block\": 128}");
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(toString(V.takeError()),
+            "line 2: duplicate key \"k.block\" in one object");
+  // Equal keys in different objects, values equal to keys, and keys with
+  // escaped quotes are no duplicates.
+  for (const char *Fine :
+       {"[{\"a\": 1}, {\"a\": 2}]", "{\"a\": \"a\", \"b\": {\"a\": \"b\"}}",
+        "{\"a\\\"\": 1, \"a\": 2}", "{\"x\": [\"x\", \"x\"]}"}) {
+    Expected<json::Value> F = parseJsonBounded(Fine);
+    EXPECT_TRUE(bool(F)) << Fine << ": " << toString(F.takeError());
+  }
+  Expected<json::Value> Nested =
+      parseJsonBounded("[{\"p\": {\"q\": 1, \"q\" : 2}}]");
+  ASSERT_FALSE(bool(Nested));
+  consumeError(Nested.takeError());
+}
+
 TEST(InputFile, OnlyRegularFilesAreRead) {
   Expected<std::unique_ptr<MemoryBuffer>> Zero =
       readInputFile("/dev/zero", "the test input", ExitCode::BadConfig);

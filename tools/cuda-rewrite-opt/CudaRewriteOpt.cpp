@@ -32,6 +32,7 @@
 #include "llvm/Support/thread.h"
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 using namespace llvm;
 using namespace cro;
@@ -469,6 +470,101 @@ static std::string badNumericOption() {
   return "";
 }
 
+/// What a command line asks for; an option means something in some of these.
+enum CommandMode : unsigned {
+  ModeAnalyze = 1u << 0,
+  ModeApply = 1u << 1, ///< --apply, or --diff alone
+  ModeApplyEach = 1u << 2,
+  ModeMeasure = 1u << 3,
+  ModeSearch = 1u << 4,
+  ModeReplay = 1u << 5,
+  ModeTune = 1u << 6, ///< the main command: an input and -o
+  ModePrintSpace = 1u << 7,
+  ModeSummary = 1u << 8, ///< an input and nothing else
+};
+
+const char *modeName(unsigned M) {
+  switch (M) {
+  case ModeAnalyze:
+    return "--analyze";
+  case ModeApply:
+    return "--apply/--diff";
+  case ModeApplyEach:
+    return "--apply-each";
+  case ModeMeasure:
+    return "--measure";
+  case ModeSearch:
+    return "--search";
+  case ModeReplay:
+    return "--replay";
+  case ModeTune:
+    return "the main command (an input and -o)";
+  case ModePrintSpace:
+    return "--print-space";
+  default:
+    return "an input alone (the summary)";
+  }
+}
+
+/// An option given where it does nothing (`--budget` with --analyze, `-o`
+/// with --print-space), said as the error; "" when every option given
+/// counts. A silently ignored option is a user's wrong belief about what
+/// ran. (--quiet asks for less output, which every mode gives it.)
+std::string optionWithoutEffect(unsigned Mode) {
+  const unsigned Knobs = ModeAnalyze | ModeApply | ModeApplyEach | ModeMeasure |
+                         ModeSearch | ModeReplay | ModeTune | ModePrintSpace;
+  // What makes a workload the same tuning problem (the database identity):
+  // a replay must be given it as the search was.
+  const unsigned Workload = ModeMeasure | ModeSearch | ModeTune | ModeReplay;
+  const unsigned Running = ModeMeasure | ModeSearch | ModeTune;
+  const unsigned Strategy = ModeSearch | ModeTune;
+  const std::pair<const cl::Option *, unsigned> Table[] = {
+      {&ApplyConfig, ModeApply | ModeMeasure},
+      {&Diff, ModeApply | ModeReplay | ModeTune},
+      {&AssumeNoAlias, Knobs},
+      {&AllowFastMath, Knobs},
+      {&VariantFile, ModeMeasure},
+      {std::addressof(RunArgs), Workload}, // (cl::list overloads &)
+      {&BuildTemplateOpt, Workload},
+      {&HarnessSpec, Workload | ModeApply | ModeApplyEach},
+      {&CheckCommand, Running},
+      {&Replays, Running},
+      {&Runs, Running},
+      {&MaxLaunches, Running},
+      {&MaxCaptures, Running},
+      {&FlushL2, Running},
+      {&RunTimeout, Running},
+      {&RelTolOpt, Running},
+      {&CacheDir, Running},
+      {&Profile, ModeMeasure | ModeTune},
+      {&OutputFile, ~(ModePrintSpace | ModeSummary)},
+      {&StrategyOpt, Strategy},
+      {&Budget, Strategy},
+      {&TimeLimit, Strategy},
+      {&Seed, Strategy},
+      {&Batch, Strategy},
+      {&Patience, Strategy},
+      {&DbPath, Strategy | ModeReplay},
+      {&GpuName, ModeReplay | ModeTune},
+      {&SpaceFile, Strategy | ModePrintSpace},
+      {&RecordSpaceFile, ModeSearch},
+      {&RequireGpu, ModeTune},
+  };
+  for (const auto &[Opt, Modes] : Table) {
+    if (Opt->getNumOccurrences() == 0 || (Modes & Mode))
+      continue;
+    std::string Where;
+    for (unsigned M = 1; M <= ModeSummary; M <<= 1)
+      if ((Modes & M) && M != ModeSummary)
+        Where += (Where.empty() ? "" : ", ") + std::string(modeName(M));
+    std::string Name = Opt->ArgStr.size() == 1 ? "-" + Opt->ArgStr.str()
+                                               : "--" + Opt->ArgStr.str();
+    return Name + " does nothing with " + modeName(Mode) + " (it goes with " +
+           Where + ")";
+  }
+  return "";
+}
+
 /// An output option naming a file that is also one of the inputs (`--apply
 /// c.json -o c.json`, `--simulate s.json --report s.json`), said as the
 /// error; "" when there is none. Checked before anything is read, so a
@@ -655,6 +751,19 @@ int run(int argc, char **argv) {
   if (Analyze && (!ApplyConfig.empty() || Diff)) {
     errs() << "cuda-rewrite-opt: error: --analyze cannot be combined with "
               "--apply or --diff\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  const unsigned Mode = Analyze                        ? ModeAnalyze
+                        : Measure                      ? ModeMeasure
+                        : Search                       ? ModeSearch
+                        : Replay                       ? ModeReplay
+                        : PrintSpace                   ? ModePrintSpace
+                        : !ApplyEach.empty()           ? ModeApplyEach
+                        : Tune                         ? ModeTune
+                        : !ApplyConfig.empty() || Diff ? ModeApply
+                                                       : ModeSummary;
+  if (std::string Idle = optionWithoutEffect(Mode); !Idle.empty()) {
+    errs() << "cuda-rewrite-opt: error: " << Idle << "\n";
     return static_cast<int>(ExitCode::Usage);
   }
 

@@ -21,6 +21,9 @@
 
 namespace cro {
 
+/// The "format" tag of the files recordSpace writes.
+inline constexpr char RecordedSpaceFormat[] = "cuda-rewrite-opt space 1";
+
 class RecordedSpace {
 public:
   static llvm::Expected<RecordedSpace> load(llvm::StringRef Path);

@@ -52,6 +52,10 @@ struct Trial {
   bool ok() const { return Time.has_value(); }
 };
 
+/// Whether V is one of Trial's verdicts (a recorded space read from a file
+/// may name any string).
+bool isTrialVerdict(llvm::StringRef V);
+
 /// What a kernel looks like to the agent's priors (from the analysis).
 struct KernelFeatures {
   bool HasReductionLoop = false; ///< matmul-like: staging/register tiling
