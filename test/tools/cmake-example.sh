@@ -77,5 +77,39 @@ touch -d '2001-01-01' "$saxpy_dir/main.tuned.cu" "$saxpy_dir/saxpy.main.tuned.cu
 cmake --build "$work/b" > "$work/build4.log" 2>&1 || { cat "$work/build4.log"; exit 1; }
 test "$saxpy_dir/main.tuned.cu" -ot "$db" && test "$saxpy_dir/saxpy.main.tuned.cuh" -ot "$db" ||
   { echo "FAIL: an unchanged replay rewrote the tuned files"; exit 1; }
-echo "build 3: a kernel in a header, replayed into two files and compiled; PASSED"
+echo "build 3: a kernel in a header, replayed into two files and compiled"
+
+# Nothing changed since: the replays do not run again (a stamp and the
+# tool's depfile say what each one read).
+cmake --build "$work/b" > "$work/build5.log" 2>&1 || { cat "$work/build5.log"; exit 1; }
+if grep -q "replaying the tuned" "$work/build5.log"; then
+  echo "FAIL: a no-op build ran the replays again"; cat "$work/build5.log"; exit 1
+fi
+echo "build 5: a no-op build replays nothing"
+
+# The target with include directories and a compile definition: its first
+# build parsed with them (it built, and said it used the original); a result
+# recorded with its definition (the include directory is not part of the
+# identity: the program text holds params.h by its path) is replayed.
+scale_src="$src/examples/include_dirs/src/scale.cu"
+grep -q "no tuned result for '.*scale.cu'.*wrote the original unchanged" "$work/build1.log" ||
+  { echo "FAIL: the scale target's first replay did not use the original"; grep -i "scale\|error" "$work/build1.log"; exit 1; }
+test -x "$work/b/scale" || { echo "FAIL: no scale executable"; exit 1; }
+python3 "$src/test/search/Inputs/seed-db.py" "$db" "$scale_src" \
+  "NVIDIA H200" '{"scale.block":128}' 0.5 1.0 --flag -DSCALE_FACTOR=3.0f \
+  ../include/params.h "$src/examples/include_dirs/include/params.h"
+cmake --build "$work/b" > "$work/build6.log" 2>&1 || { cat "$work/build6.log"; exit 1; }
+grep -q "replayed the best verified variant on NVIDIA H200: .*scale.block" "$work/build6.log" ||
+  { echo "FAIL: the scale build did not replay (the database changed)"; cat "$work/build6.log"; exit 1; }
+grep -q "128" "$work/b/cuda-rewrite-opt/scale/scale.tuned.cu" ||
+  { echo "FAIL: the tuned scale.cu is not the 128-thread variant"; exit 1; }
+# A change to a header the source includes reruns its replay.
+cmake --build "$work/b" > "$work/build7.log" 2>&1
+grep -q "replaying the tuned.*scale.cu" "$work/build7.log" &&
+  { echo "FAIL: replayed again with nothing changed"; exit 1; }
+touch "$src/examples/include_dirs/include/params.h"
+cmake --build "$work/b" > "$work/build8.log" 2>&1 || { cat "$work/build8.log"; exit 1; }
+grep -q "replaying the tuned.*scale.cu" "$work/build8.log" ||
+  { echo "FAIL: a changed header did not rerun the replay"; cat "$work/build8.log"; exit 1; }
+echo "build 6-8: include directories and definitions reach the replay; it reruns only when its inputs change; PASSED"
 done

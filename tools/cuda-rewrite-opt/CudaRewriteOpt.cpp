@@ -223,6 +223,17 @@ cl::opt<std::string> DbPath(
              "/tmp, then cuda-rewrite-opt/tuning.db; \"none\" for no "
              "database)"),
     cl::value_desc("path"), cl::cat(Category));
+cl::opt<std::string> DepFile(
+    "depfile",
+    cl::desc("With --replay: also write a Make-style dependency file: the "
+             "output depends on the program's files and the tuning database "
+             "(as gcc -MF; for build systems that rerun the replay only when "
+             "one changes)"),
+    cl::value_desc("file.d"), cl::cat(Category));
+cl::opt<std::string> DepFileTarget(
+    "depfile-target",
+    cl::desc("The target the --depfile names (as gcc -MT; default: -o)"),
+    cl::value_desc("name"), cl::cat(Category));
 cl::opt<std::string> GpuName("gpu",
                              cl::desc("With --replay: the GPU to replay for "
                                       "(default: this machine's, else the "
@@ -546,6 +557,8 @@ std::string optionWithoutEffect(unsigned Mode) {
       {&Patience, Strategy},
       {&DbPath, Strategy | ModeReplay},
       {&GpuName, ModeReplay | ModeTune},
+      {&DepFile, ModeReplay},
+      {&DepFileTarget, ModeReplay},
       {&SpaceFile, Strategy | ModePrintSpace},
       {&RecordSpaceFile, ModeSearch},
       {&RequireGpu, ModeTune},
@@ -877,6 +890,8 @@ int run(int argc, char **argv) {
     RR.OutputFile = OutputFile;
     RR.Harness = Harness;
     RR.Diff = Diff;
+    RR.DepFile = DepFile;
+    RR.DepFileTarget = DepFileTarget;
     return runReplay(RR, Model, Ctx, errs());
   }
 

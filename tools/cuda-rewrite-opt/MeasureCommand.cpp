@@ -95,6 +95,16 @@ BuildOptions buildOptions(const MeasureRequest &Req, const ParsedFile &PF,
   B.Flags = Req.NvccFlags;
   if (B.Flags.empty())
     B.Flags = {"-O3", "-arch=" + Gpu.Arch};
+  // Flags that name no architecture (`-- -I include -DN=4`, a target's
+  // include directories from the CMake module) would build for nvcc's
+  // default one and time the JIT's code: build for this GPU.
+  auto NamesArch = [](StringRef F) {
+    return F.starts_with("-arch") || F.starts_with("--gpu-architecture") ||
+           F.starts_with("-gencode") || F.starts_with("--generate-code") ||
+           F.starts_with("-code") || F.starts_with("--gpu-code");
+  };
+  if (llvm::none_of(B.Flags, NamesArch))
+    B.Flags.push_back("-arch=" + Gpu.Arch);
   if (!Req.BuildTemplate.empty())
     B.Template = splitBuildTemplate(Req.BuildTemplate);
   B.OriginalPath = Req.InputFile;

@@ -51,8 +51,31 @@ std::string sourceHash(StringRef Source, const MeasureRequest &Req,
   };
   Add(Source);
   Add(Harness);
-  for (const std::string &F : Req.NvccFlags)
-    Add(F);
+  // Include directories count only through the files they make the program
+  // include, which Source (the program text) holds with their paths from
+  // the main file: a checkout elsewhere (-I/home/a/... on the GPU machine,
+  // -I/builds/... on the build machine) is the same tuning problem.
+  bool IncludeDirValue = false;
+  for (const std::string &F : Req.NvccFlags) {
+    StringRef Flag(F);
+    if (IncludeDirValue) {
+      IncludeDirValue = false;
+      continue;
+    }
+    bool IsIncludeDir = false;
+    for (StringRef Prefix : {"-I", "-isystem", "-idirafter", "-iquote",
+                             "--include-path", "--system-include"}) {
+      if (Flag == Prefix) {
+        IncludeDirValue = IsIncludeDir = true;
+      } else if (Flag.starts_with(Prefix) &&
+                 (Prefix == "-I" ||
+                  Flag.drop_front(Prefix.size()).starts_with("="))) {
+        IsIncludeDir = true;
+      }
+    }
+    if (!IsIncludeDir)
+      Add(F);
+  }
   Add(Req.BuildTemplate);
   for (const std::string &A : Req.RunArgs)
     Add(A);
@@ -376,6 +399,44 @@ Expected<ReplayChoice> chooseReplay(const ReplayRequest &Req,
 
 } // namespace
 
+namespace {
+
+/// A path in a Make rule: spaces and '#' escaped with a backslash, '$' as
+/// "$$" (what GCC writes, and what Ninja and Make read).
+std::string makeEscaped(StringRef Path) {
+  std::string Out;
+  for (char C : Path) {
+    if (C == ' ' || C == '#')
+      Out += '\\';
+    if (C == '$')
+      Out += '$';
+    Out += C;
+  }
+  return Out;
+}
+
+} // namespace
+
+std::string replayDependencies(StringRef Target, const ProgramText &Program,
+                               StringRef DbPath) {
+  std::string Rule = makeEscaped(Target) + ":";
+  for (const ProgramFile &F : Program.files()) {
+    SmallString<256> Abs(F.Path);
+    sys::fs::make_absolute(Abs);
+    Rule += " \\\n  " + makeEscaped(Abs);
+  }
+  // A database that does not exist yet cannot be a prerequisite (the build
+  // would stop: no rule to make it); its nearest existing directory is,
+  // whose time changes when the database appears there.
+  SmallString<256> Db(DbPath);
+  sys::fs::make_absolute(Db);
+  while (!Db.empty() && !sys::fs::exists(Db) && sys::path::has_parent_path(Db))
+    Db = sys::path::parent_path(Db);
+  if (!Db.empty())
+    Rule += " \\\n  " + makeEscaped(Db);
+  return Rule + "\n";
+}
+
 int runReplay(const ReplayRequest &Req, const KernelModel &Model,
               const RewriteContext &Ctx, raw_ostream &Err) {
   if (Req.DbPath == "none")
@@ -403,6 +464,13 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
     if (Req.Diff)
       outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
                             Model.Program);
+    if (!Req.DepFile.empty())
+      if (Error E = writeFileAtomically(
+              Req.DepFile,
+              replayDependencies(Req.DepFileTarget.empty() ? Req.OutputFile
+                                                           : Req.DepFileTarget,
+                                 Model.Program, Path)))
+        return reportAndGetExitCode(std::move(E), Err);
     Err << "cuda-rewrite-opt: " << Note << "\n";
     return 0;
   };

@@ -51,12 +51,22 @@ struct ReplayRequest {
   /// --diff: print the diff of what is written against the input (without
   /// -o, the diff alone, as --apply --diff does).
   bool Diff = false;
+  /// --depfile/--depfile-target: a Make-style dependency file naming what
+  /// the output depends on (the program's files, the database).
+  std::string DepFile, DepFileTarget;
 };
 
 /// Writes the best verified variant the database knows for this source
 /// and GPU, without measuring (the build-machine path).
 int runReplay(const ReplayRequest &Req, const KernelModel &Model,
               const RewriteContext &Ctx, llvm::raw_ostream &Err);
+
+/// The Make rule a --depfile holds: Target depends on every file of the
+/// program and on the database (its nearest existing directory while it
+/// does not exist).
+std::string replayDependencies(llvm::StringRef Target,
+                               const ProgramText &Program,
+                               llvm::StringRef DbPath);
 
 /// ~/.cache/cuda-rewrite-opt/tuning.db ($XDG_CACHE_HOME when set); the
 /// directory is created by the search that first writes there.

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""seed-db.py DB SOURCE GPU CONFIG-JSON MEDIAN-MS ORIGINAL-MS [REL PATH]...: records a
+"""seed-db.py DB SOURCE GPU CONFIG-JSON MEDIAN-MS ORIGINAL-MS [--flag F]... [REL PATH]...: records a
 verified evaluation (and the original's) in a tuning database, as a search
 on GPU would have; a database that does not exist yet is created with the
 tool's own schema (read from lib/Database/TuningDatabase.cpp, so that there
 is one definition of it). The source hash is the tool's:
 sha256 of the source, the harness, the build flags, the build template and
 the run arguments, each followed by a NUL (here: no harness, flags,
-template or arguments). For a program of several files, each REL PATH pair
+template or arguments; each --flag F is a compiler flag given after `--`,
+include directories left out as the tool leaves them out). For a program of several files, each REL PATH pair
 names another of its files (REL: its path from SOURCE's directory), as the
 tool's identity of a program has them: the main file's text, then for each
 other file a NUL, REL, a NUL and its text."""
@@ -18,9 +19,14 @@ if not os.path.exists(db):
     sqlite3.connect(db).executescript(re.search(r'Schema = R"sql\((.*?)\)sql"', cpp, re.S).group(1))
 identity = open(source, "rb").read()
 extra = sys.argv[7:]
+flags = []
+while extra[:1] == ["--flag"]:
+    flags.append(extra[1])
+    extra = extra[2:]
 for rel, path in zip(extra[0::2], extra[1::2]):
     identity += b"\0" + rel.encode() + b"\0" + open(path, "rb").read()
-h = hashlib.sha256(identity + b"\0" + b"\0" + b"\0").hexdigest()
+hashed_flags = b"".join(f.encode() + b"\0" for f in flags)
+h = hashlib.sha256(identity + b"\0" + b"\0" + hashed_flags + b"\0").hexdigest()
 c = sqlite3.connect(db)
 for cfg, ms in ((config, float(median)), ("{}", float(original))):
     c.execute("INSERT OR REPLACE INTO evaluations (source_hash, file, kernel, config, "
