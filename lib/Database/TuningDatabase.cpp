@@ -1,5 +1,6 @@
 #include "cro/Database/TuningDatabase.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <sqlite3.h>
@@ -148,6 +149,22 @@ Expected<sqlite3 *> connect(const std::string &P, int Flags, StringRef Verb) {
   return Db;
 }
 
+/// The URI that opens Path as an immutable snapshot: "file:" and the path
+/// with the characters a URI reserves percent-encoded.
+std::string immutableUri(StringRef Path) {
+  std::string Uri = "file:";
+  for (unsigned char C : Path) {
+    if (isAlnum(C) || StringRef("/-._~").contains(C)) {
+      Uri += C;
+    } else {
+      Uri += '%';
+      Uri += hexdigit(C >> 4, /*LowerCase=*/false);
+      Uri += hexdigit(C & 15, /*LowerCase=*/false);
+    }
+  }
+  return Uri + "?immutable=1";
+}
+
 } // namespace
 
 Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
@@ -184,8 +201,25 @@ TuningDatabase::openForReading(StringRef Path) {
   sqlite3_busy_timeout(*Db, ReadBusyMs);
   // A file that is not a database, or one without our tables, fails here
   // rather than at the first query.
-  if (Error E = T->exec("SELECT 1 FROM evaluations LIMIT 1;")) {
-    int Code = sqlite3_errcode(*Db) & 0xff;
+  Error Probe = T->exec("SELECT 1 FROM evaluations LIMIT 1;");
+  int Code = Probe ? sqlite3_errcode(*Db) & 0xff : SQLITE_OK;
+  if (Code == SQLITE_READONLY || Code == SQLITE_CANTOPEN) {
+    // The search wrote it in WAL mode, and reading WAL needs a shared-memory
+    // file beside the database: in a directory this process may not write
+    // (a checked-in database in a read-only checkout, a build sandbox) that
+    // fails. Nobody can be writing there either, so the file is read as an
+    // immutable snapshot, without locks or that file.
+    consumeError(std::move(Probe));
+    T.reset();
+    Expected<sqlite3 *> Snapshot = connect(
+        immutableUri(P), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, "read");
+    if (!Snapshot)
+      return Snapshot.takeError();
+    T.reset(new TuningDatabase(*Snapshot));
+    Probe = T->exec("SELECT 1 FROM evaluations LIMIT 1;");
+    Code = Probe ? sqlite3_errcode(*Snapshot) & 0xff : SQLITE_OK;
+  }
+  if (Error E = std::move(Probe)) {
     if (Code == SQLITE_BUSY || Code == SQLITE_LOCKED) {
       consumeError(std::move(E));
       return makeToolError(ExitCode::OutputError,

@@ -95,7 +95,7 @@ struct SideResult {
 
 void parseSide(const std::string &File, std::vector<std::string> Args,
                StringRef SideFlag, const std::string &SdkVersion,
-               SideResult &Out) {
+               const std::string *MainText, SideResult &Out) {
   Expected<const ResourceHeaders *> Headers = ResourceHeaders::get();
   auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
   if (Headers)
@@ -103,6 +103,10 @@ void parseSide(const std::string &File, std::vector<std::string> Args,
   else
     consumeError(Headers.takeError()); // reported by the caller
   addHostCompatHeader(*Memory);
+  // The main file with a suffix (FrontendOptions::MainFileSuffix) shadows
+  // the one on disk.
+  if (MainText)
+    Memory->addFile(File, 0, MemoryBuffer::getMemBufferCopy(*MainText, File));
   auto Overlay =
       makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
   Overlay->pushOverlay(Memory);
@@ -249,16 +253,28 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
     Args.push_back(HostInclude);
   }
 
+  std::optional<std::string> Suffixed;
+  if (!Opts.MainFileSuffix.empty()) {
+    auto Own = MemoryBuffer::getFile(Result->MainFile);
+    if (!Own)
+      return makeToolError(ExitCode::InputUnreadable,
+                           "cannot read '" + Opts.InputFile +
+                               "': " + Own.getError().message());
+    Suffixed = (*Own)->getBuffer().str() + Opts.MainFileSuffix;
+  }
+  const std::string *MainText = Suffixed ? &*Suffixed : nullptr;
+
   SideResult Host, Device;
   const std::string Sdk = clangSdkVersion(Result->Cuda.Version);
   if (std::getenv("CRO_DEBUG_CLANG")) { // readable -v output: one at a time
-    parseSide(Result->MainFile, Args, "--cuda-device-only", Sdk, Device);
-    parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, Host);
+    parseSide(Result->MainFile, Args, "--cuda-device-only", Sdk, MainText,
+              Device);
+    parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, MainText, Host);
   } else {
     llvm::thread DeviceThread(
         std::optional<unsigned>(DeepStackBytes), parseSide, Result->MainFile,
-        Args, "--cuda-device-only", std::cref(Sdk), std::ref(Device));
-    parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, Host);
+        Args, "--cuda-device-only", std::cref(Sdk), MainText, std::ref(Device));
+    parseSide(Result->MainFile, Args, "--cuda-host-only", Sdk, MainText, Host);
     DeviceThread.join();
   }
 

@@ -150,6 +150,50 @@ private:
   std::string Buffer;
 };
 
+} // namespace
+
+ExternalReply parseExternalReply(StringRef Line, const SearchSpace &Space,
+                                 unsigned N) {
+  ExternalReply Out;
+  Expected<json::Value> Reply = parseJsonBounded(Line);
+  const json::Object *O = Reply ? Reply->getAsObject() : nullptr;
+  const json::Array *Configs = O ? O->getArray("configs") : nullptr;
+  if (!Configs) {
+    if (!Reply)
+      consumeError(Reply.takeError());
+    Out.Failure = "the external policy answered something other than "
+                  "{\"configs\": [...]}: " +
+                  Line.substr(0, 200).str();
+    return Out;
+  }
+  for (const json::Value &C : *Configs) {
+    if (Out.Proposals.size() == N)
+      break;
+    // Each entry is a configuration, or {"config": ..., "why": ...}.
+    const json::Object *Entry = C.getAsObject();
+    if (!Entry) {
+      Out.Rejected.push_back({C, "not a JSON object"});
+      continue;
+    }
+    const json::Object *Config = Entry;
+    std::string Why = "proposed by the external policy";
+    if (const json::Object *Inner = Entry->getObject("config")) {
+      Config = Inner;
+      if (auto W = Entry->getString("why"))
+        Why = W->str();
+    }
+    Expected<Point> P = Space.pointOf(*Config);
+    if (!P) {
+      Out.Rejected.push_back({json::Object(*Config), toString(P.takeError())});
+      continue;
+    }
+    Out.Proposals.push_back({*P, Why, "external"});
+  }
+  return Out;
+}
+
+namespace {
+
 class External : public SearchStrategy {
 public:
   External(const StrategyContext &Ctx, std::string Command)
@@ -190,41 +234,11 @@ public:
                     : "the external policy exited (end of its output)";
       return Out;
     }
-    Expected<json::Value> Reply = parseJsonBounded(*Line);
-    const json::Object *O = Reply ? Reply->getAsObject() : nullptr;
-    const json::Array *Configs = O ? O->getArray("configs") : nullptr;
-    if (!Configs) {
-      if (!Reply)
-        consumeError(Reply.takeError());
-      Failure = "the external policy answered something other than "
-                "{\"configs\": [...]}: " +
-                Line->substr(0, 200);
-      return Out;
-    }
-    for (const json::Value &C : *Configs) {
-      // Each entry is a configuration, or {"config": ..., "why": ...}.
-      const json::Object *Entry = C.getAsObject();
-      if (!Entry) {
-        Rejected.push_back({C, "not a JSON object"});
-        continue;
-      }
-      const json::Object *Config = Entry;
-      std::string Why = "proposed by the external policy";
-      if (const json::Object *Inner = Entry->getObject("config")) {
-        Config = Inner;
-        if (auto W = Entry->getString("why"))
-          Why = W->str();
-      }
-      Expected<Point> P = Ctx.Space.pointOf(*Config);
-      if (!P) {
-        Rejected.push_back({json::Object(*Config), toString(P.takeError())});
-        continue;
-      }
-      Out.push_back({*P, Why, "external"});
-      if (Out.size() == N)
-        break;
-    }
-    return Out;
+    ExternalReply Reply = parseExternalReply(*Line, Ctx.Space, N);
+    Failure = std::move(Reply.Failure);
+    for (auto &R : Reply.Rejected)
+      Rejected.push_back(std::move(R));
+    return std::move(Reply.Proposals);
   }
 
   void tell(ArrayRef<Trial> Results) override {

@@ -47,7 +47,7 @@ GpuEvaluator::~GpuEvaluator() {
 }
 
 Error GpuEvaluator::measureOriginal() {
-  std::string Text = Ctx.mainSource().str() + Opts.Harness;
+  std::string Text = Ctx.mainSource().str();
   auto Wait0 = Clock::now();
   Expected<std::vector<BuildResult>> B = Build.build({{Text, {}}});
   CompileWaitSeconds += secondsSince(Wait0);
@@ -161,8 +161,7 @@ void GpuEvaluator::prepare(ArrayRef<Proposal> Batch) {
     P->Sequences.push_back(V->Sequence);
     P->Flags.push_back(V->NvccFlags);
     P->BuildIndex.push_back(int(Requests.size()));
-    Requests.push_back(
-        {V->Source + Opts.Harness, V->NvccFlags, copiesToBuild(*V)});
+    Requests.push_back({V->Source, V->NvccFlags, copiesToBuild(*V)});
   }
   // Compiling runs on other threads while the previous batch is measured
   // on the GPU; the Builder compiles the batch's variants in parallel.

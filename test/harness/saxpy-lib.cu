@@ -12,6 +12,23 @@
 // RUN: %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.tenth.json | %strip-checks | FileCheck %s --check-prefix=TENTH
 // TENTH: const float a = 0.1;
 // TENTH: fill(h_x, 0.1, 0.30000000000000004, rng);
+// The harness's launch is modelled like a launch of the file's own, so the
+// kernel gets the knobs that need one (block size, coarsening), and a variant
+// rewrites the harness's launch with the kernel; written outputs of the main
+// command, --search and --replay leave the harness out.
+// RUN: %cro %s --analyze --harness %S/saxpy-spec.json | %flatten | FileCheck %s --check-prefix=KNOBS
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "saxpy.block"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "saxpy.coarsen"
+// RUN: echo '{"saxpy.block": 128}' > %t.block.json
+// RUN: %cro %s --apply %t.block.json --harness %S/saxpy-spec.json -o %t.block.cu
+// RUN: %strip-checks < %t.block.cu | FileCheck %s --check-prefix=BLOCK
+// BLOCK: saxpy<<<dim3((n + 127) / 128, 1, 1), dim3(128, 1, 1)>>>(n, a, d_x, d_y);
+// RUN: nvcc -arch=sm_90 -O3 %t.block.cu -o %t.block.exe
+// RUN: echo '{"saxpy.coarsen": "x2"}' > %t.coarsen.json
+// RUN: %cro %s --apply %t.coarsen.json --harness %S/saxpy-spec.json -o %t.coarsen.cu
+// RUN: nvcc -arch=sm_90 -O3 %t.coarsen.cu -o %t.coarsen.exe
+// RUN: %cro %s --replay --harness %S/saxpy-spec.json --db %t.nodb/tuning.db -o %t.replayed.cu
+// RUN: cmp %s %t.replayed.cu
 // RUN: echo '{"kernel": "nope"}' > %t.nope.json
 // RUN: %expect-exit 10 %cro %s --apply %S/../errors/Inputs/empty-config.json --harness %t.nope.json 2>&1 | %strip-checks | FileCheck %s --check-prefix=NOPE
 #include <cuda_runtime.h>

@@ -41,9 +41,8 @@ Expected<json::Array> readConfigurations(StringRef Path) {
 
 /// Writes V as <OutputDir>/<Index>/<FileName> (its rewritten copies of
 /// included files beside it); the main file's path.
-Expected<std::string> writeVariantInto(const Variant &V, StringRef Harness,
-                                       StringRef OutputDir, size_t Index,
-                                       StringRef FileName,
+Expected<std::string> writeVariantInto(const Variant &V, StringRef OutputDir,
+                                       size_t Index, StringRef FileName,
                                        const ProgramText &Program) {
   SmallString<256> Dir(OutputDir);
   sys::path::append(Dir, std::to_string(Index));
@@ -52,8 +51,7 @@ Expected<std::string> writeVariantInto(const Variant &V, StringRef Harness,
                          "cannot create '" + Dir + "': " + EC.message());
   SmallString<256> File(Dir);
   sys::path::append(File, FileName);
-  if (Error E =
-          writeVariant(V, variantFileText(V) + Harness.str(), File, Program))
+  if (Error E = writeVariant(V, variantFileText(V), File, Program))
     return std::move(E);
   return File.str().str();
 }
@@ -76,8 +74,8 @@ std::pair<int, std::string> describeFailure(Error E) {
 } // namespace
 
 int runApplyEach(StringRef ConfigsFile, StringRef OutputDir,
-                 const RewriteContext &Ctx, StringRef Harness,
-                 raw_ostream &Out, raw_ostream &Err) {
+                 const RewriteContext &Ctx, raw_ostream &Out,
+                 raw_ostream &Err) {
   Expected<json::Array> Configs = readConfigurations(ConfigsFile);
   if (!Configs)
     return reportAndGetExitCode(Configs.takeError(), Err);
@@ -98,8 +96,7 @@ int runApplyEach(StringRef ConfigsFile, StringRef OutputDir,
     json::Object Line{{"index", static_cast<int64_t>(I)}};
     Expected<Variant> V = applyConfiguration(Ctx, *(*Configs)[I].getAsObject());
     Expected<std::string> File =
-        V ? writeVariantInto(*V, Harness, OutputDir, I, FileName,
-                             Ctx.Model.Program)
+        V ? writeVariantInto(*V, OutputDir, I, FileName, Ctx.Model.Program)
           : Expected<std::string>(V.takeError());
     if (File) {
       Line["exit_code"] = 0;

@@ -537,7 +537,7 @@ std::string optionWithoutEffect(unsigned Mode) {
       {&VariantFile, ModeMeasure},
       {std::addressof(RunArgs), Workload}, // (cl::list overloads &)
       {&BuildTemplateOpt, Workload},
-      {&HarnessSpec, Workload | ModeApply | ModeApplyEach},
+      {&HarnessSpec, Knobs}, // (its launch is modelled: knobs change)
       {&CheckCommand, Running},
       {&Replays, Running},
       {&Runs, Running},
@@ -796,6 +796,32 @@ int run(int argc, char **argv) {
   if (!Built)
     return reportAndGetExitCode(Built.takeError(), errs());
   KernelModel Model = std::move(*Built);
+  // A file without main() tuned through a generated harness: the harness
+  // is parsed with the file, so that its launch is modelled and the
+  // transforms that need a launch site (block size, coarsening, ...) reach
+  // the kernel; outputs are written without it (withoutHarness).
+  std::string Harness;
+  if (!HarnessSpec.empty()) {
+    Expected<json::Object> Spec = readKernelSpec(HarnessSpec);
+    if (!Spec)
+      return reportAndGetExitCode(Spec.takeError(), errs());
+    Expected<std::string> H = generateHarness(*Spec, Model);
+    if (!H)
+      return reportAndGetExitCode(H.takeError(), errs());
+    Harness = std::move(*H);
+    Opts.MainFileSuffix = Harness;
+    Opts.KeepFailedParse = false; // the file parsed; the harness must too
+    Parsed = parseCudaFile(Opts, errs());
+    if (!Parsed)
+      return reportAndGetExitCode(
+          makeToolError(ExitCode::BadConfig,
+                        "the harness generated from '" + HarnessSpec +
+                            "' does not compile with the file (" +
+                            toString(Parsed.takeError()) +
+                            "): check the spec's expressions"),
+          errs());
+    Model = buildKernelModel(**Parsed, InputFile);
+  }
   if (Model.Kernels.empty() && Model.Unparsed.empty())
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoKernels,
@@ -823,17 +849,6 @@ int run(int argc, char **argv) {
   describeKnobs(Ctx);
   if (Error E = filterKernels(Model, Ctx.Knobs))
     return reportAndGetExitCode(std::move(E), errs());
-
-  std::string Harness;
-  if (!HarnessSpec.empty()) {
-    Expected<json::Object> Spec = readKernelSpec(HarnessSpec);
-    if (!Spec)
-      return reportAndGetExitCode(Spec.takeError(), errs());
-    Expected<std::string> H = generateHarness(*Spec, Model);
-    if (!H)
-      return reportAndGetExitCode(H.takeError(), errs());
-    Harness = std::move(*H);
-  }
 
   // How the original and its variants are built and run.
   MeasureRequest Req;
@@ -865,7 +880,6 @@ int run(int argc, char **argv) {
   SR.SpaceFile = SpaceFile;
   SR.RecordSpace = RecordSpaceFile;
   SR.OutputFile = OutputFile;
-  SR.Harness = Harness;
   SR.Quiet = Quiet;
   if (Tune) {
     TuneRequest TR;
@@ -888,7 +902,6 @@ int run(int argc, char **argv) {
     RR.DbPath = DbPath;
     RR.Gpu = GpuName;
     RR.OutputFile = OutputFile;
-    RR.Harness = Harness;
     RR.Diff = Diff;
     RR.DepFile = DepFile;
     RR.DepFileTarget = DepFileTarget;
@@ -913,22 +926,27 @@ int run(int argc, char **argv) {
       Req.VariantFlags = V->NvccFlags;
       Req.VariantFiles = copiesToBuild(*V);
     }
+    // The parse had the harness: the program text (and so every variant)
+    // holds it; a hand-written --variant gets the same one.
     if (!Harness.empty()) {
-      Req.OriginalText = Source.str() + Harness;
-      Req.VariantText += Harness;
+      Req.OriginalText = Source.str();
+      if (!VariantFile.empty())
+        Req.VariantText += Harness;
     }
     Req.ReportFile = OutputFile;
     return runMeasure(Req, **Parsed, Model, errs());
   }
 
   if (!ApplyEach.empty())
-    return runApplyEach(ApplyEach, OutputFile, Ctx, Harness, outs(), errs());
+    return runApplyEach(ApplyEach, OutputFile, Ctx, outs(), errs());
 
   if (!ApplyConfig.empty() || Diff) {
     Expected<Variant> V = configuredVariant(Ctx);
     if (!V)
       return reportAndGetExitCode(V.takeError(), errs());
-    std::string Text = variantFileText(*V) + Harness;
+    // (With --harness, the harness is part of the text: an applied variant
+    // builds and runs on its own.)
+    std::string Text = variantFileText(*V);
     if (!V->NvccFlags.empty()) {
       std::string Flags;
       for (const std::string &F : V->NvccFlags)

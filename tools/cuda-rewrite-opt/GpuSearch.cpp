@@ -95,10 +95,8 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
   GO.Eval.Runs = 1;
   GO.OriginalRuns = std::max(1u, Req.Measure.Runs);
   GO.Build = buildOptions(Req.Measure, PF, Gpu);
-  GO.Harness = Req.Harness;
   GO.Db = S->Db.get();
-  GO.SourceHash =
-      sourceHash(Ctx.Model.Program.identityText(), Req.Measure, Req.Harness);
+  GO.SourceHash = sourceHash(Ctx.Model.Program.identityText(), Req.Measure);
   GO.Strategy = Req.Control.Strategy;
   // The GPU measured on (its own architecture, whatever --cuda-gpu-arch).
   GO.Where = {Gpu.Name, tableLimits(Gpu.Arch).ComputeCapability, Gpu.Driver,
@@ -187,8 +185,8 @@ Evaluation GpuSearch::confirm(const Point &P, unsigned Runs,
   }
   Builder B(Options.Build);
   Expected<std::vector<BuildResult>> Built =
-      B.build({{Ctx->mainSource().str() + Options.Harness, {}},
-               {V->Source + Options.Harness, V->NvccFlags, copiesToBuild(*V)}});
+      B.build({{Ctx->mainSource().str(), {}},
+               {V->Source, V->NvccFlags, copiesToBuild(*V)}});
   if (!Built) {
     E.Rejection = toString(Built.takeError());
     return E;

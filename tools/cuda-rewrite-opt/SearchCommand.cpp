@@ -3,6 +3,7 @@
 #include "SearchReport.h"
 #include "cro/Database/TuningDatabase.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Harness.h"
 #include "cro/Report/TuningReport.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Rewrite/VariantOutput.h"
@@ -42,15 +43,14 @@ std::string defaultDatabasePath() {
   return P.str().str();
 }
 
-std::string sourceHash(StringRef Source, const MeasureRequest &Req,
-                       StringRef Harness) {
+std::string sourceHash(StringRef Source, const MeasureRequest &Req) {
   SHA256 H;
   auto Add = [&](StringRef S) {
     H.update(S);
     H.update(StringRef("\0", 1));
   };
   Add(Source);
-  Add(Harness);
+  Add(""); // where a generated harness was, before the program text held it
   // Include directories count only through the files they make the program
   // include, which Source (the program text) holds with their paths from
   // the main file: a checkout elsewhere (-I/home/a/... on the GPU machine,
@@ -333,8 +333,9 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
     Expected<Variant> V = applyConfiguration(Ctx, Space.config(Best->P));
     if (!V)
       return reportAndGetExitCode(V.takeError(), Err);
-    if (Error E = writeVariant(*V, variantFileText(*V), Req.OutputFile,
-                               Ctx.Model.Program))
+    // (A generated harness is the tool's, not the user's: never written.)
+    if (Error E = writeVariant(*V, withoutHarness(variantFileText(*V)),
+                               Req.OutputFile, Ctx.Model.Program))
       return reportAndGetExitCode(std::move(E), Err);
   }
   outs() << formatv("{0:2}", json::Value(std::move(Out))) << "\n";
@@ -459,11 +460,12 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
   auto Finish = [&]() {
     bool ToFile = !Req.OutputFile.empty() && Req.OutputFile != "-";
     if (ToFile || !Req.Diff)
-      if (Error E = writeVariant(Chosen, Text, Req.OutputFile, Model.Program))
+      if (Error E = writeVariant(Chosen, withoutHarness(Text), Req.OutputFile,
+                                 Model.Program))
         return reportAndGetExitCode(std::move(E), Err);
     if (Req.Diff)
-      outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
-                            Model.Program);
+      outs() << variantDiff(Chosen, withoutHarness(Ctx.mainSource()),
+                            withoutHarness(Text), Ctx.FilePath, Model.Program);
     if (!Req.DepFile.empty())
       if (Error E = writeFileAtomically(
               Req.DepFile,
@@ -486,8 +488,7 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
       return Opened.takeError();
     Db = std::move(*Opened);
     return chooseReplay(
-        Req, *Db,
-        sourceHash(Ctx.Model.Program.identityText(), Req.Measure, Req.Harness));
+        Req, *Db, sourceHash(Ctx.Model.Program.identityText(), Req.Measure));
   };
   Expected<ReplayChoice> Choice = LookUp();
   if (!Choice) {

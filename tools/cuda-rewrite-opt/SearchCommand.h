@@ -24,7 +24,6 @@ struct SearchRequest {
   std::string SpaceFile;   ///< --space: knob id -> values to search
   std::string RecordSpace; ///< --record-space: write every point here
   std::string OutputFile;  ///< -o: the fastest verified variant
-  std::string Harness;
   bool Quiet = false;
 };
 
@@ -47,7 +46,7 @@ int runSimulate(llvm::StringRef SpaceFile, const SearchControl &Control,
 
 struct ReplayRequest {
   MeasureRequest Measure; ///< for the source hash (flags, arguments)
-  std::string DbPath, Gpu, OutputFile, Harness;
+  std::string DbPath, Gpu, OutputFile;
   /// --diff: print the diff of what is written against the input (without
   /// -o, the diff alone, as --apply --diff does).
   bool Diff = false;
@@ -74,9 +73,8 @@ std::string defaultDatabasePath();
 
 /// The identity of a search's subject in the database: the source and
 /// everything that changes what its times mean (build flags and command,
-/// program arguments, harness).
-std::string sourceHash(llvm::StringRef Source, const MeasureRequest &Req,
-                       llvm::StringRef Harness);
+/// program arguments; a generated harness is part of the source).
+std::string sourceHash(llvm::StringRef Source, const MeasureRequest &Req);
 
 } // namespace cro
 

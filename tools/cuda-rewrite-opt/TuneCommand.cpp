@@ -3,6 +3,7 @@
 #include "Progress.h"
 #include "SearchReport.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Harness.h"
 #include "cro/Measure/Profiler.h"
 #include "cro/Report/TuningReport.h"
 #include "cro/Report/UnifiedDiff.h"
@@ -95,7 +96,6 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
   RR.DbPath = Req.Search.DbPath;
   RR.Gpu = Req.GpuName;
   RR.OutputFile = Req.Search.OutputFile;
-  RR.Harness = Req.Search.Harness;
   RR.Diff = Req.Diff;
   // Nothing was measured, so there is nothing to report or log: say so
   // rather than leave the user looking for a file.
@@ -104,7 +104,7 @@ int withoutGpu(const TuneRequest &Req, const KernelModel &Model,
       Err << "cuda-rewrite-opt: not writing '" << F
           << "': nothing was measured on this machine\n";
   if (RR.DbPath == "none") {
-    if (Error E = writeOutput(RR.OutputFile, Ctx.mainSource()))
+    if (Error E = writeOutput(RR.OutputFile, withoutHarness(Ctx.mainSource())))
       return reportAndGetExitCode(std::move(E), Err);
     Err << "cuda-rewrite-opt: " << noGpuMessage()
         << " and no tuning database (--db none): wrote the original "
@@ -285,13 +285,15 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
       }
     }
   }
-  if (Error E =
-          writeVariant(Chosen, Text, Req.Search.OutputFile, Ctx.Model.Program))
+  // (A generated harness is the tool's, not the user's: never written.)
+  if (Error E = writeVariant(Chosen, withoutHarness(Text),
+                             Req.Search.OutputFile, Ctx.Model.Program))
     return reportAndGetExitCode(std::move(E), Err);
   (*S)->recordDecision(Wrote ? Space.key(Best->P) : "{}",
                        Wrote ? Rep.OriginalMs / *Rep.BestMs : 1.0);
   if (Req.Diff)
-    outs() << variantDiff(Chosen, Ctx.mainSource(), Text, Ctx.FilePath,
+    outs() << variantDiff(Chosen, withoutHarness(Ctx.mainSource()),
+                          withoutHarness(Text), Ctx.FilePath,
                           Ctx.Model.Program);
   Rep.WallSeconds = secondsSince(Start);
   if (!Req.ReportFile.empty()) {

@@ -34,6 +34,9 @@ struct FrontendOptions {
   /// Errors says what went wrong (the caller decides what can still be done
   /// without a model: compiler flags, when nvcc compiles the file).
   bool KeepFailedParse = false;
+  /// Text the parse sees after the main file's own (a generated harness):
+  /// its launches are modelled like the file's, and rewrites reach them.
+  std::string MainFileSuffix;
 };
 
 struct ParsedFile {

@@ -13,7 +13,8 @@
 //                                                     the kernel itself)
 //     "seed": 1
 //   }
-// From it the tool generates a harness appended to the kernel's file: it
+// From it the tool generates a harness appended to the kernel's file (for
+// the parse, so that its launch is modelled, and for every build): it
 // allocates the buffers, fills them with random values from a fixed seed
 // (never all zeros; integers and floats alike), launches the kernel once,
 // checks for CUDA errors, and prints a checksum of every buffer. Built and
@@ -35,6 +36,12 @@ namespace cro {
 /// wrong in the spec.
 llvm::Expected<std::string> generateHarness(const llvm::json::Object &Spec,
                                             const KernelModel &Model);
+
+/// The tool parses the file with its harness appended (so that the
+/// harness's launch is modelled and rewritten like the file's own); what a
+/// tuned file is written as is the text before the harness: Text without
+/// its last harness, or Text when it has none.
+llvm::StringRef withoutHarness(llvm::StringRef Text);
 
 /// Reads a kernel spec file.
 llvm::Expected<llvm::json::Object> readKernelSpec(llvm::StringRef Path);

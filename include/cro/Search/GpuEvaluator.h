@@ -29,7 +29,6 @@ namespace cro {
 struct GpuEvaluatorOptions {
   EvaluateOptions Eval; ///< runs, replays, targets, tolerance, arguments
   BuildOptions Build;   ///< nvcc, flags, template, cache
-  std::string Harness;  ///< appended to every variant (files without main)
   unsigned OriginalRuns = 3;
   TuningDatabase *Db = nullptr; ///< nullptr = no database
   std::string SourceHash;       ///< identifies the original in the database

@@ -21,6 +21,18 @@ std::unique_ptr<SearchStrategy> makeAgentStrategy(const StrategyContext &Ctx);
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 makeExternalStrategy(llvm::StringRef Command, const StrategyContext &Ctx);
 
+/// What an external policy's answer to "ask" holds: the proposals (at most
+/// N, in its order) and the entries the space refuses, each with the reason
+/// (they go back to the policy as invalid). A line that is not
+/// {"configs": [...]} makes Failure say so, and nothing is proposed.
+struct ExternalReply {
+  std::vector<Proposal> Proposals;
+  std::vector<std::pair<llvm::json::Value, std::string>> Rejected;
+  std::string Failure;
+};
+ExternalReply parseExternalReply(llvm::StringRef Line, const SearchSpace &Space,
+                                 unsigned N);
+
 } // namespace cro
 
 #endif
