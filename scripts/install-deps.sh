@@ -9,6 +9,7 @@ packages=(
   libzstd-dev zlib1g-dev                              # static LLVM link needs them
   libgtest-dev libgmock-dev                           # unit tests
   libsqlite3-dev                                      # tuning database
+  libclang-rt-22-dev                                  # libFuzzer, ASan: fuzz targets
   chromium                                            # tests the HTML report
   cmake ninja-build
 )
