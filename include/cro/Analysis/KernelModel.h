@@ -177,7 +177,7 @@ struct LaunchSite {
 };
 
 struct LoopInfo {
-  std::string Id;   ///< "<kernel>.L<n>" in source order
+  std::string Id;   ///< "L<n>", per kernel in source order
   std::string Kind; ///< "for", "while", "do", "range-for"
   std::string Location;
   std::string Parent; ///< enclosing loop's Id, "" at top level
