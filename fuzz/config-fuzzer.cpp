@@ -1,21 +1,17 @@
 // --apply's reader: any bytes as a configuration file, judged against the
 // fixed knobs. Must never crash or hang; errors are fine.
-#include "FuzzKnobs.h"
+#include "FuzzSupport.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Rewrite/Transform.h"
-#include "cro/Support/InputFile.h"
 
 using namespace cro;
 using namespace llvm;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static const KnobSet Knobs = fuzzKnobs();
-  Expected<json::Value> V =
-      parseJsonBounded(StringRef(reinterpret_cast<const char *>(Data), Size));
-  if (!V) {
-    consumeError(V.takeError());
+  std::optional<json::Value> V = fuzzJson(Data, Size);
+  if (!V)
     return 0;
-  }
   if (const json::Object *O = V->getAsObject()) {
     if (Error E = validateConfiguration(Knobs, *O)) {
       consumeError(std::move(E));

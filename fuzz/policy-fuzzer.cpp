@@ -1,7 +1,7 @@
 // An external policy's answers (--strategy external:CMD): any line, read
 // against a space of the fixed knobs. Proposals are points of the space; at
 // most N; nothing else is proposed when the line is not {"configs": [...]}.
-#include "FuzzKnobs.h"
+#include "FuzzSupport.h"
 #include "cro/Search/Strategies.h"
 
 using namespace cro;

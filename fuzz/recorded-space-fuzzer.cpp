@@ -1,19 +1,16 @@
 // --simulate's reader: any bytes as a recorded space; one that loads is
 // searched briefly by every strategy, as --simulate would.
+#include "FuzzSupport.h"
 #include "cro/Search/RecordedSpace.h"
 #include "cro/Search/Strategies.h"
-#include "cro/Support/InputFile.h"
 
 using namespace cro;
 using namespace llvm;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  Expected<json::Value> V =
-      parseJsonBounded(StringRef(reinterpret_cast<const char *>(Data), Size));
-  if (!V) {
-    consumeError(V.takeError());
+  std::optional<json::Value> V = fuzzJson(Data, Size);
+  if (!V)
     return 0;
-  }
   Expected<RecordedSpace> R = RecordedSpace::fromJSON(*V, "fuzz input");
   if (!R) {
     consumeError(R.takeError());

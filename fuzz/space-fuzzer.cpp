@@ -1,9 +1,8 @@
 // --space's reader: any bytes as the knob restriction of a search space,
 // over the fixed knobs. A space that is built must be self-consistent: each
 // point's configuration gives back the point, and its key is stable.
-#include "FuzzKnobs.h"
+#include "FuzzSupport.h"
 #include "cro/Space/SearchSpace.h"
-#include "cro/Support/InputFile.h"
 #include <random>
 
 using namespace cro;
@@ -11,12 +10,9 @@ using namespace llvm;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static const KnobSet Knobs = fuzzKnobs();
-  Expected<json::Value> V =
-      parseJsonBounded(StringRef(reinterpret_cast<const char *>(Data), Size));
-  if (!V) {
-    consumeError(V.takeError());
+  std::optional<json::Value> V = fuzzJson(Data, Size);
+  if (!V)
     return 0;
-  }
   const json::Object *Restrict = V->getAsObject();
   if (!Restrict)
     return 0;

@@ -17,12 +17,23 @@ using namespace llvm;
 
 namespace cro {
 
-KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
+namespace {
+
+/// What every model says of its file: the name it goes by, the architecture
+/// and toolkit of the parse.
+KernelModel modelOf(const ParsedFile &PF, StringRef DisplayName) {
   KernelModel M;
   M.File = DisplayName.str();
   M.GpuArch = PF.GpuArch;
   M.CudaRoot = PF.Cuda.Root;
   M.CudaVersion = PF.Cuda.Version;
+  return M;
+}
+
+} // namespace
+
+KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
+  KernelModel M = modelOf(PF, DisplayName);
 
   // Every offset of the model indexes the program text of the user's
   // files; the device parse's files come first (both parses enter the same
@@ -115,11 +126,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
 }
 
 KernelModel buildUnparsedModel(const ParsedFile &PF, StringRef DisplayName) {
-  KernelModel M;
-  M.File = DisplayName.str();
-  M.GpuArch = PF.GpuArch;
-  M.CudaRoot = PF.Cuda.Root;
-  M.CudaVersion = PF.Cuda.Version;
+  KernelModel M = modelOf(PF, DisplayName);
   M.Unparsed = PF.FirstError.empty()
                    ? "Clang could not parse '" + DisplayName.str() + "'"
                    : PF.FirstError;

@@ -12,12 +12,7 @@ tool=$(realpath "$1")
 prog=$(realpath "$2")
 out=${3:-$(mktemp -d)}
 mkdir -p "$out"
-if ! nvidia-smi -L > /dev/null 2>&1; then
-  echo "SKIPPED: no NVIDIA GPU on this machine (the main command measures on one)"
-  exit 77
-fi
-fail() { echo "FAIL: $*"; exit 1; }
-export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 work=$(mktemp -d)
 cp -r "$prog"/. "$work/"
 cd "$work" || exit 1

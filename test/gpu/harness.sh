@@ -10,12 +10,7 @@ tool=$(realpath "$1")
 dir=$(realpath "$2")
 out=${3:-$(mktemp -d)}
 mkdir -p "$out"
-if ! nvidia-smi -L > /dev/null 2>&1; then
-  echo "SKIPPED: no NVIDIA GPU on this machine (the main command measures on one)"
-  exit 77
-fi
-fail() { echo "FAIL: $*"; exit 1; }
-export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 "$tool" "$dir/saxpy-lib.cu" --harness "$dir/saxpy-spec.json" -o "$out/saxpy-lib.opt.cu" \
   --budget "${BUDGET:-12}" --db "$out/tuning.db" --report "$out/report.json" \
   2> "$out/main.log" || { cat "$out/main.log"; fail "the main command failed"; }

@@ -10,12 +10,7 @@ tool=$1
 examples=$2
 out=${3:-$(mktemp -d)}
 mkdir -p "$out"
-if ! nvidia-smi -L > /dev/null 2>&1; then
-  echo "SKIPPED: no NVIDIA GPU on this machine (the main command measures on one)"
-  exit 77
-fi
-fail() { echo "FAIL: $*"; exit 1; }
-export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 $tool "$examples/matmul.cu" -o "$out/matmul.opt.cu" --budget ${BUDGET:-40} \
   --db "$out/tuning.db" --diff --report "$out/matmul-report.html" \
   --log-json "$out/events.jsonl" --profile > "$out/matmul.diff" 2> "$out/main.log" ||

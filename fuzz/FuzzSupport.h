@@ -1,4 +1,4 @@
-//===- FuzzKnobs.h - a fixed set of knobs for the JSON-reader fuzzers -----===//
+//===- FuzzSupport.h - what the JSON-reader fuzzers share -----------------===//
 //
 // The readers judge what they read against the knobs a file offers; the
 // fuzzers give them one of each kind (a block shape in two dimensions, a
@@ -6,13 +6,28 @@
 // them, so that valid-looking inputs reach the deeper checks.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CRO_FUZZ_FUZZKNOBS_H
-#define CRO_FUZZ_FUZZKNOBS_H
+#ifndef CRO_FUZZ_FUZZSUPPORT_H
+#define CRO_FUZZ_FUZZSUPPORT_H
 
 #include "cro/Rewrite/Knob.h"
+#include "cro/Support/InputFile.h"
 #include "llvm/Support/JSON.h"
+#include <optional>
 
 namespace cro {
+
+/// The input as the tool's JSON reader takes it; nothing when it refuses it
+/// (an error is an expected outcome, not a finding).
+inline std::optional<llvm::json::Value> fuzzJson(const uint8_t *Data,
+                                                 size_t Size) {
+  llvm::Expected<llvm::json::Value> V = parseJsonBounded(
+      llvm::StringRef(reinterpret_cast<const char *>(Data), Size));
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  return std::move(*V);
+}
 
 inline KnobSet fuzzKnobs() {
   using llvm::json::Array;
@@ -48,4 +63,4 @@ inline KnobSet fuzzKnobs() {
 
 } // namespace cro
 
-#endif
+#endif // CRO_FUZZ_FUZZSUPPORT_H
