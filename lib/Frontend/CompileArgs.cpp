@@ -255,6 +255,48 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
   return Out;
 }
 
+namespace {
+
+/// Makes the include directories among nvcc flags (-I dir, -Idir, -isystem
+/// dir, --include-path[=]dir, --system-include[=]dir, -idirafter, -iquote)
+/// absolute, relative ones taken from Directory.
+void absolutizeIncludeDirs(std::vector<std::string> &Flags,
+                           StringRef Directory) {
+  auto Absolute = [&](StringRef Path) {
+    if (Path.empty() || sys::path::is_absolute(Path))
+      return Path.str();
+    SmallString<256> Abs(Directory);
+    sys::path::append(Abs, Path);
+    return Abs.str().str();
+  };
+  const StringRef Separate[] = {
+      "-I",      "-isystem",       "-idirafter",
+      "-iquote", "--include-path", "--system-include"};
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    StringRef F = Flags[I];
+    for (StringRef Opt : Separate) {
+      if (F == Opt) {
+        if (I + 1 < Flags.size()) {
+          Flags[I + 1] = Absolute(Flags[I + 1]);
+          ++I;
+        }
+        break;
+      }
+      if (!F.starts_with(Opt))
+        continue;
+      StringRef Value = F.drop_front(Opt.size());
+      // Short options take the directory glued on, long ones after '='.
+      bool Long = Opt.starts_with("--");
+      if (Long ? !Value.consume_front("=") : Opt != "-I" && Opt != "-isystem")
+        continue;
+      Flags[I] = (Opt + (Long ? "=" : "") + Absolute(Value)).str();
+      break;
+    }
+  }
+}
+
+} // namespace
+
 Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
                                                      StringRef File) {
   std::string Err;
@@ -315,6 +357,9 @@ Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
         continue;
       T.NvccBuildFlags.push_back(A.str());
     }
+  // Include directories of the entry are relative to its directory; the
+  // tool's builds and its nvcc compile check run elsewhere.
+  absolutizeIncludeDirs(T.NvccBuildFlags, Cmd.Directory);
   for (size_t I = 0; I + 1 < T.Args.size(); ++I) {
     StringRef Flag = T.Args[I];
     if (Flag != "-I" && Flag != "-isystem" && Flag != "-iquote" &&

@@ -84,11 +84,18 @@ TEST(CompileArgs, NvccBuildFlagsFromACompilationDatabase) {
     llvm::raw_fd_ostream OS((Dir + "/compile_commands.json").str(), EC);
     OS << "[{\"directory\": \"" << Dir << "\", \"file\": \"k.cu\", "
        << "\"arguments\": [\"/usr/local/cuda/bin/nvcc\", \"-O3\", "
-          "\"-arch=sm_80\", \"-Iinc\", \"-c\", \"k.cu\", \"-o\", \"k.o\"]}]";
+          "\"-arch=sm_80\", \"-Iinc\", \"-isystem\", \"sys\", "
+          "\"--include-path=more\", \"-I/abs\", \"-c\", \"k.cu\", \"-o\", "
+          "\"k.o\"]}]";
   }
   llvm::Expected<TranslatedArgs> T = argsFromCompilationDatabase(Dir, File);
   ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
-  EXPECT_EQ(T->NvccBuildFlags, (Args{"-O3", "-arch=sm_80", "-Iinc"}));
+  // Include directories are made absolute from the entry's directory: the
+  // builds and the compile check run elsewhere.
+  std::string D = Dir.str().str();
+  EXPECT_EQ(T->NvccBuildFlags,
+            (Args{"-O3", "-arch=sm_80", "-I" + D + "/inc", "-isystem",
+                  D + "/sys", "--include-path=" + D + "/more", "-I/abs"}));
   EXPECT_EQ(T->GpuArch, "sm_80");
   llvm::sys::fs::remove_directories(Dir);
 }
