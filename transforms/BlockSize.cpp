@@ -137,7 +137,7 @@ bool coverageIndependentOfBlock(const KernelInfo &K, unsigned Dim,
 /// with the guard's bound E), or a grid-stride loop covers any domain.
 std::string runtimeBlockRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                                 unsigned NDims, bool GridStride) {
-  if (std::string Why = remapRefusal(K); !Why.empty())
+  if (std::string Why = indexOnlyWorkRefusal(K); !Why.empty())
     return Why;
   if (GridStride)
     return "";

@@ -419,17 +419,23 @@ Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
   return Error::success();
 }
 
-std::string remapRefusal(const KernelInfo &K) {
+std::string indexOnlyWorkRefusal(const KernelInfo &K) {
   if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
+    return Why;
+  if (!K.Mapping.StrayBuiltins.empty())
+    return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
+           " outside its thread index";
+  return "";
+}
+
+std::string remapRefusal(const KernelInfo &K) {
+  if (std::string Why = indexOnlyWorkRefusal(K); !Why.empty())
     return Why;
   // Tiles and staged copies are typed and sized from one instantiation's
   // element types; coarsening only repeats the body, which every
   // instantiation shares.
   if (!K.TemplateParams.empty())
     return "template kernels are not remapped";
-  if (!K.Mapping.StrayBuiltins.empty())
-    return "the kernel reads " + K.Mapping.StrayBuiltins.front() +
-           " outside its thread index";
   return "";
 }
 

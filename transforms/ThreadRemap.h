@@ -92,6 +92,13 @@ llvm::Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
 /// intrinsics, shape not recognized, templates); empty: they can.
 std::string remapRefusal(const KernelInfo &K);
 
+/// remapRefusal without the template question: why a thread's work may
+/// depend on more than its global index (its block, its neighbours). For
+/// rewrites that leave the body as written -- a constant block size in place
+/// of a run-time one -- a template is no obstacle: every instantiation keeps
+/// its body.
+std::string indexOnlyWorkRefusal(const KernelInfo &K);
+
 /// remapRefusal without its last two questions, whether the kernel is a
 /// template and whether the body reads a thread or block builtin outside the
 /// thread index (strayBuiltinRefusal asks it per dimension): coarsening
