@@ -134,6 +134,37 @@ bool gccTakesValue(StringRef Flag) {
       .Default(false);
 }
 
+/// A flag of Table recognised at Args[I]: which spelling, and where its
+/// value is -- after the name (and an '=') in Args[I] itself, or the whole
+/// next argument (ValueIndex == I + 1; Args.size() when it is missing).
+struct MatchedFlag {
+  const FlagSpelling *Spelling;
+  size_t ValueIndex;
+  size_t ValueOffset;
+};
+
+/// Recognises Args[I] by Table (longer spellings first); nullopt when it is
+/// none of them. -I/-D/-U may have their value glued on, every spelling may
+/// have it after '=' or as the next argument ("-includeX" is not
+/// "-include"). -fopenmp takes no value.
+std::optional<MatchedFlag> matchFlag(ArrayRef<FlagSpelling> Table,
+                                     ArrayRef<std::string> Args, size_t I) {
+  StringRef A = Args[I];
+  for (const FlagSpelling &F : Table) {
+    if (!A.starts_with(F.Name))
+      continue;
+    StringRef Rest = A.drop_front(F.Name.size());
+    bool ShortJoined = F.Name.size() == 2;
+    if (Rest.empty())
+      return MatchedFlag{&F, F.Kind == FlagKind::OpenMP ? I : I + 1, 0};
+    if (Rest.front() == '=')
+      return MatchedFlag{&F, I, F.Name.size() + 1};
+    if (ShortJoined)
+      return MatchedFlag{&F, I, F.Name.size()};
+  }
+  return std::nullopt;
+}
+
 const char *clangSpelling(FlagKind K) {
   switch (K) {
   case FlagKind::Include:
@@ -181,33 +212,18 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
         continue;
       }
     }
-    const FlagSpelling *Match = nullptr;
+    std::optional<MatchedFlag> M = matchFlag(Table, Args, I);
+    const FlagSpelling *Match = M ? M->Spelling : nullptr;
     StringRef Value;
-    bool Separate = false;
-    for (const FlagSpelling &F : Table) {
-      if (!A.starts_with(F.Name))
-        continue;
-      StringRef Rest = A.drop_front(F.Name.size());
-      bool ShortJoined = F.Name.size() == 2; // -I/-D/-U may be glued
-      if (Rest.empty()) {
-        Separate = true;
-      } else if (Rest.front() == '=') {
-        Value = Rest.drop_front();
-      } else if (ShortJoined) {
-        Value = Rest;
-      } else {
-        continue; // e.g. "-includeX" is not "-include"
-      }
-      Match = &F;
-      break;
-    }
-    if (Match && Separate && Match->Kind != FlagKind::OpenMP) {
-      if (I + 1 >= Args.size()) {
+    if (M && M->ValueIndex != I) {
+      if (M->ValueIndex >= Args.size()) {
         Out.Dropped.push_back(A.str());
         break;
       }
-      Value = Args[++I];
+      I = M->ValueIndex;
     }
+    if (M)
+      Value = StringRef(Args[I]).drop_front(M->ValueOffset);
     if (!Match) {
       bool TakesValue = IsNvcc ? nvccTakesValue(A) : gccTakesValue(A);
       Out.Dropped.push_back(A.str());
@@ -255,43 +271,36 @@ TranslatedArgs translateCompilerArgs(ArrayRef<std::string> Args, bool IsNvcc) {
   return Out;
 }
 
+std::vector<PathArgument> pathArguments(ArrayRef<std::string> Args) {
+  std::vector<PathArgument> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::optional<MatchedFlag> M = matchFlag(NvccFlags, Args, I);
+    if (!M)
+      continue;
+    FlagKind K = M->Spelling->Kind;
+    bool Directory = K == FlagKind::Include || K == FlagKind::SystemInclude ||
+                     K == FlagKind::QuoteInclude || K == FlagKind::AfterInclude;
+    if ((Directory || K == FlagKind::PreInclude) && M->ValueIndex < Args.size())
+      Out.push_back({I, M->ValueIndex, M->ValueOffset, Directory});
+    if (M->ValueIndex > I)
+      I = M->ValueIndex; // a separate value is not a flag of its own
+  }
+  return Out;
+}
+
 namespace {
 
-/// Makes the include directories among nvcc flags (-I dir, -Idir, -isystem
-/// dir, --include-path[=]dir, --system-include[=]dir, -idirafter, -iquote)
-/// absolute, relative ones taken from Directory.
-void absolutizeIncludeDirs(std::vector<std::string> &Flags,
-                           StringRef Directory) {
-  auto Absolute = [&](StringRef Path) {
+/// Makes the paths among Args (pathArguments) absolute, relative ones taken
+/// from Directory.
+void absolutizePaths(std::vector<std::string> &Args, StringRef Directory) {
+  for (const PathArgument &P : pathArguments(Args)) {
+    std::string &A = Args[P.ValueIndex];
+    StringRef Path = StringRef(A).drop_front(P.ValueOffset);
     if (Path.empty() || sys::path::is_absolute(Path))
-      return Path.str();
+      continue;
     SmallString<256> Abs(Directory);
     sys::path::append(Abs, Path);
-    return Abs.str().str();
-  };
-  const StringRef Separate[] = {
-      "-I",      "-isystem",       "-idirafter",
-      "-iquote", "--include-path", "--system-include"};
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    StringRef F = Flags[I];
-    for (StringRef Opt : Separate) {
-      if (F == Opt) {
-        if (I + 1 < Flags.size()) {
-          Flags[I + 1] = Absolute(Flags[I + 1]);
-          ++I;
-        }
-        break;
-      }
-      if (!F.starts_with(Opt))
-        continue;
-      StringRef Value = F.drop_front(Opt.size());
-      // Short options take the directory glued on, long ones after '='.
-      bool Long = Opt.starts_with("--");
-      if (Long ? !Value.consume_front("=") : Opt != "-I" && Opt != "-isystem")
-        continue;
-      Flags[I] = (Opt + (Long ? "=" : "") + Absolute(Value)).str();
-      break;
-    }
+    A = A.substr(0, P.ValueOffset) + Abs.str().str();
   }
 }
 
@@ -357,21 +366,11 @@ Expected<TranslatedArgs> argsFromCompilationDatabase(StringRef BuildDir,
         continue;
       T.NvccBuildFlags.push_back(A.str());
     }
-  // Include directories of the entry are relative to its directory; the
-  // tool's builds and its nvcc compile check run elsewhere.
-  absolutizeIncludeDirs(T.NvccBuildFlags, Cmd.Directory);
-  for (size_t I = 0; I + 1 < T.Args.size(); ++I) {
-    StringRef Flag = T.Args[I];
-    if (Flag != "-I" && Flag != "-isystem" && Flag != "-iquote" &&
-        Flag != "-idirafter" && Flag != "-include")
-      continue;
-    std::string &Path = T.Args[++I];
-    if (!sys::path::is_absolute(Path)) {
-      SmallString<256> Abs(Cmd.Directory);
-      sys::path::append(Abs, Path);
-      Path = Abs.str().str();
-    }
-  }
+  // Include directories and pre-included files of the entry are relative
+  // to its directory; the parse, the tool's builds and its nvcc compile
+  // check run elsewhere.
+  absolutizePaths(T.Args, Cmd.Directory);
+  absolutizePaths(T.NvccBuildFlags, Cmd.Directory);
   return T;
 }
 

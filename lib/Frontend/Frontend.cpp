@@ -281,21 +281,18 @@ Expected<std::unique_ptr<ParsedFile>> parseCudaFile(const FrontendOptions &Opts,
   // Print each error once, host side first; the device side often repeats it.
   StringSet<> Seen;
   unsigned NumErrors = 0;
+  std::string FirstError;
   for (SideResult *Side : {&Host, &Device})
     for (const std::string &Line : Side->Errors.Lines)
       if (Seen.insert(Line).second) {
         Diags << Line << "\n";
-        if (!StringRef(Line).contains(": note: "))
-          ++NumErrors;
+        if (!StringRef(Line).contains(": note: ") && NumErrors++ == 0)
+          FirstError = Line;
       }
   if (Host.Failed || Device.Failed || !Host.AST || !Device.AST) {
     if (Opts.KeepFailedParse) {
       Result->NumErrors = std::max(NumErrors, 1u);
-      for (SideResult *Side : {&Host, &Device})
-        for (const std::string &Line : Side->Errors.Lines)
-          if (Result->FirstError.empty() &&
-              !StringRef(Line).contains(": note: "))
-            Result->FirstError = Line;
+      Result->FirstError = std::move(FirstError);
       if (Result->FirstError.empty())
         Result->FirstError = "Clang could not parse '" + Opts.InputFile + "'";
       // What the preprocessor entered is still known (the program's files).

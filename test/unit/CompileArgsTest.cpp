@@ -124,3 +124,29 @@ TEST(CompileArgs, OpenMPInAHostCompilerCommand) {
   // nvcc itself has no -fopenmp: there it is not a host flag.
   EXPECT_EQ(translateCompilerArgs({"-fopenmp"}, /*IsNvcc=*/true).Args, Args{});
 }
+
+TEST(CompileArgs, PathArgumentsInEverySpelling) {
+  // What the database identity leaves out (directories) and what a
+  // compilation database's directory makes absolute (directories and files).
+  Args A{"-O3",          "-Iinc",          "-I",    "a b",
+         "-isystem=sys", "--include-path", "p",     "--system-include=s",
+         "-include",     "pre.h",          "-DX=1", "-includeX",
+         "-iquote"};
+  std::vector<PathArgument> P = pathArguments(A);
+  ASSERT_EQ(P.size(), 6u);
+  auto Path = [&](const PathArgument &X) {
+    return A[X.ValueIndex].substr(X.ValueOffset);
+  };
+  EXPECT_EQ(Path(P[0]), "inc");
+  EXPECT_EQ(P[0].FlagIndex, P[0].ValueIndex);
+  EXPECT_EQ(Path(P[1]), "a b");
+  EXPECT_EQ(P[1].FlagIndex + 1, P[1].ValueIndex);
+  EXPECT_EQ(Path(P[2]), "sys");
+  EXPECT_EQ(Path(P[3]), "p");
+  EXPECT_EQ(Path(P[4]), "s");
+  EXPECT_EQ(Path(P[5]), "pre.h");
+  for (int I = 0; I < 5; ++I)
+    EXPECT_TRUE(P[I].Directory) << I;
+  EXPECT_FALSE(P[5].Directory);
+  // "-includeX" is no -include; a trailing "-iquote" has no value.
+}

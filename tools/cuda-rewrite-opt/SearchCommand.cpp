@@ -2,6 +2,7 @@
 #include "GpuSearch.h"
 #include "SearchReport.h"
 #include "cro/Database/TuningDatabase.h"
+#include "cro/Frontend/CompileArgs.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Harness.h"
 #include "cro/Report/TuningReport.h"
@@ -55,27 +56,13 @@ std::string sourceHash(StringRef Source, const MeasureRequest &Req) {
   // include, which Source (the program text) holds with their paths from
   // the main file: a checkout elsewhere (-I/home/a/... on the GPU machine,
   // -I/builds/... on the build machine) is the same tuning problem.
-  bool IncludeDirValue = false;
-  for (const std::string &F : Req.NvccFlags) {
-    StringRef Flag(F);
-    if (IncludeDirValue) {
-      IncludeDirValue = false;
-      continue;
-    }
-    bool IsIncludeDir = false;
-    for (StringRef Prefix : {"-I", "-isystem", "-idirafter", "-iquote",
-                             "--include-path", "--system-include"}) {
-      if (Flag == Prefix) {
-        IncludeDirValue = IsIncludeDir = true;
-      } else if (Flag.starts_with(Prefix) &&
-                 (Prefix == "-I" ||
-                  Flag.drop_front(Prefix.size()).starts_with("="))) {
-        IsIncludeDir = true;
-      }
-    }
-    if (!IsIncludeDir)
-      Add(F);
-  }
+  std::vector<bool> IncludeDir(Req.NvccFlags.size(), false);
+  for (const PathArgument &P : pathArguments(Req.NvccFlags))
+    if (P.Directory)
+      IncludeDir[P.FlagIndex] = IncludeDir[P.ValueIndex] = true;
+  for (size_t I = 0; I < Req.NvccFlags.size(); ++I)
+    if (!IncludeDir[I])
+      Add(Req.NvccFlags[I]);
   Add(Req.BuildTemplate);
   for (const std::string &A : Req.RunArgs)
     Add(A);

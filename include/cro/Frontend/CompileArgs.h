@@ -34,6 +34,20 @@ struct TranslatedArgs {
 TranslatedArgs translateCompilerArgs(llvm::ArrayRef<std::string> Args,
                                      bool IsNvcc);
 
+/// An argument of a command line (nvcc, or Clang's spelling of what it
+/// keeps) that holds a path: an include directory (-I dir, -Idir,
+/// -isystem, -iquote, -idirafter, --include-path[=]dir,
+/// --system-include[=]dir) or a pre-included file (-include,
+/// --pre-include). The path is Args[ValueIndex] from ValueOffset on; the
+/// flag is Args[FlagIndex] (the same argument when the path is glued on).
+struct PathArgument {
+  size_t FlagIndex;
+  size_t ValueIndex;
+  size_t ValueOffset;
+  bool Directory; ///< an include directory, not a file
+};
+std::vector<PathArgument> pathArguments(llvm::ArrayRef<std::string> Args);
+
 /// Normalises an nvcc or clang architecture name to Clang's "sm_XX" form:
 /// "sm_90", "compute_90", "90" -> "sm_90"; "sm_90a" stays. Returns nullopt
 /// for virtual selectors such as "native" or "all".
