@@ -200,9 +200,14 @@ TuningDatabase::openForReading(StringRef Path) {
   constexpr int ReadBusyMs = 5000;
   sqlite3_busy_timeout(*Db, ReadBusyMs);
   // A file that is not a database, or one without our tables, fails here
-  // rather than at the first query.
-  Error Probe = T->exec("SELECT 1 FROM evaluations LIMIT 1;");
-  int Code = Probe ? sqlite3_errcode(*Db) & 0xff : SQLITE_OK;
+  // rather than at the first query; Code is SQLite's primary result code.
+  int Code = SQLITE_OK;
+  auto ProbeTables = [&Code](TuningDatabase &D, sqlite3 *Handle) {
+    Error E = D.exec("SELECT 1 FROM evaluations LIMIT 1;");
+    Code = E ? sqlite3_errcode(Handle) & 0xff : SQLITE_OK;
+    return E;
+  };
+  Error Probe = ProbeTables(*T, *Db);
   if (Code == SQLITE_READONLY || Code == SQLITE_CANTOPEN) {
     // The search wrote it in WAL mode, and reading WAL needs a shared-memory
     // file beside the database: in a directory this process may not write
@@ -216,8 +221,7 @@ TuningDatabase::openForReading(StringRef Path) {
     if (!Snapshot)
       return Snapshot.takeError();
     T.reset(new TuningDatabase(*Snapshot));
-    Probe = T->exec("SELECT 1 FROM evaluations LIMIT 1;");
-    Code = Probe ? sqlite3_errcode(*Snapshot) & 0xff : SQLITE_OK;
+    Probe = ProbeTables(*T, *Snapshot);
   }
   if (Error E = std::move(Probe)) {
     if (Code == SQLITE_BUSY || Code == SQLITE_LOCKED) {
