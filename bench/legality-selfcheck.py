@@ -158,6 +158,10 @@ def main():
     ap.add_argument("--time-limit", type=int, default=0,
                     help="seconds after which no further variant is started (0 = none)")
     ap.add_argument("--commit", default="")
+    ap.add_argument("--knobs", default=None,
+                    help="a regular expression over knob ids: check every value of "
+                         "the knobs it matches (and random combinations with one "
+                         "of them set) instead of every knob at both ends")
     ap.add_argument("--out", required=True)
     ap.add_argument("--skip", action="append", default=[],
                     help="an earlier call's JSON at the same commit: its checked variants "
@@ -178,7 +182,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
         samples = list(pool.map(
             lambda ix: sample_variants(args.tool, ix[1], args.seed, args.random,
-                                       os.path.join(work, str(ix[0]))),
+                                       os.path.join(work, str(ix[0])),
+                                       only=args.knobs),
             enumerate(args.files)))
     jobs = [{"program": program_name(v.src), "src": v.src, "name": v.name,
              "config": v.cfg, "variant": v} for vs in samples for v in vs]

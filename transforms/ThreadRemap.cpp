@@ -236,7 +236,13 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
           BoundIndex < L.Args.size() ? L.Args[BoundIndex].Text : "";
       if (!Field.empty() && !Passed.empty())
         Passed += "." + Field.str();
-      if (Passed.empty() || normalizeSpelling(Passed) != G->Derived->Extent)
+      // An integer conversion of the extent (`(int)n`) is at most the
+      // extent, for the non-negative extents a grid has.
+      bool Converted = Field.empty() && BoundIndex < L.Args.size() &&
+                       !L.Args[BoundIndex].IntegerVariable.empty() &&
+                       L.Args[BoundIndex].IntegerVariable == G->Derived->Extent;
+      if (!Converted &&
+          (Passed.empty() || normalizeSpelling(Passed) != G->Derived->Extent))
         return "the launch at " + L.Location + " sizes the grid by '" +
                G->Derived->Extent + "' but passes '" +
                (Passed.empty() ? std::string("?") : Passed) +

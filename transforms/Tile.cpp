@@ -86,12 +86,16 @@ Error Tile::apply(const RewriteContext &Ctx, const Knob &Kn,
   StringRef Src = Ctx.Source;
   std::string Var = L->InductionVar, Tile = freshIdentifier(Src, Var + "_tile");
   std::string T_ = std::to_string(T);
+  // The loop's own comparison (`<` or `<=`, as the model normalized it);
+  // a variable declared before the loop gets one of its own here, which
+  // the model allows only where nothing reads the outer one afterwards.
+  const std::string &Cmp = L->Compare;
   std::string Outer = "for (" + L->VarType + " " + Tile + " = " + L->Init +
-                      "; " + Tile + " < " + L->Bound + "; " + Tile +
+                      "; " + Tile + " " + Cmp + " " + L->Bound + "; " + Tile +
                       " += " + T_ + ")";
   std::string Point = "for (" + L->VarType + " " + Var + " = " + Tile + "; " +
-                      Var + " < " + Tile + " + " + T_ + " && " + Var + " < " +
-                      L->Bound + "; ++" + Var + ")";
+                      Var + " < " + Tile + " + " + T_ + " && " + Var + " " +
+                      Cmp + " " + L->Bound + "; ++" + Var + ")";
   unsigned HB = L->Header.BeginOffset, HE = L->Header.EndOffset;
   if (!Inner)
     return Out.replace(HB, HE - HB, Outer + "\n" + L->Indent + "  " + Point);

@@ -114,22 +114,23 @@ public:
           UnrollHints[S->getSubStmt()] = LH;
     return Base::TraverseAttributedStmt(S);
   }
+  // A loop may run its body zero times: everything in it may be skipped.
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
     LoopInfo &L = openLoop(S, "for");
     describeFor(S, L);
-    bool R = Base::TraverseForStmt(S);
+    bool R = skippable(S, [&] { return Base::TraverseForStmt(S); });
     closeLoop();
     return R;
   }
   bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
     describeWhile(S, openLoop(S, "while"));
-    bool R = Base::TraverseWhileStmt(S);
+    bool R = skippable(S, [&] { return Base::TraverseWhileStmt(S); });
     closeLoop();
     return R;
   }
   bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
     openLoop(S, "do");
-    bool R = Base::TraverseDoStmt(S);
+    bool R = skippable(S, [&] { return Base::TraverseDoStmt(S); });
     closeLoop();
     return R;
   }
@@ -138,8 +139,58 @@ public:
     LoopInfo &L = openLoop(S, "range-for");
     if (const VarDecl *V = S->getLoopVariable())
       L.InductionVar = V->getNameAsString();
-    bool R = Base::TraverseCXXForRangeStmt(S);
+    bool R = skippable(S, [&] { return Base::TraverseCXXForRangeStmt(S); });
     closeLoop();
+    return R;
+  }
+
+  // --- what may be skipped: AccessInfo::SkippableBy ------------------------
+  // Each construct's parts that always run are traversed outside it, the
+  // parts it may skip inside it. The children are traversed here, in full,
+  // so that no part is left to the data-recursion queue, which would visit
+  // it after the construct was closed.
+  bool TraverseIfStmt(IfStmt *S, DataRecursionQueue * = nullptr) {
+    if (!WalkUpFromIfStmt(S))
+      return false;
+    for (Stmt *Always :
+         {S->getInit(), static_cast<Stmt *>(S->getConditionVariableDeclStmt()),
+          static_cast<Stmt *>(S->getCond())})
+      if (!TraverseStmt(Always))
+        return false;
+    return skippable(S, [&] {
+      return TraverseStmt(S->getThen()) && TraverseStmt(S->getElse());
+    });
+  }
+  bool TraverseConditionalOperator(ConditionalOperator *S,
+                                   DataRecursionQueue * = nullptr) {
+    if (!WalkUpFromConditionalOperator(S) || !TraverseStmt(S->getCond()))
+      return false;
+    return skippable(S, [&] {
+      return TraverseStmt(S->getTrueExpr()) && TraverseStmt(S->getFalseExpr());
+    });
+  }
+  bool TraverseBinaryOperator(BinaryOperator *S,
+                              DataRecursionQueue * = nullptr) {
+    if (!S->isLogicalOp())
+      return Base::TraverseBinaryOperator(S);
+    if (!WalkUpFromBinaryOperator(S) || !TraverseStmt(S->getLHS()))
+      return false;
+    return skippable(S, [&] { return TraverseStmt(S->getRHS()); });
+  }
+  bool TraverseSwitchStmt(SwitchStmt *S, DataRecursionQueue * = nullptr) {
+    if (!WalkUpFromSwitchStmt(S))
+      return false;
+    for (Stmt *Always :
+         {S->getInit(), static_cast<Stmt *>(S->getConditionVariableDeclStmt()),
+          static_cast<Stmt *>(S->getCond())})
+      if (!TraverseStmt(Always))
+        return false;
+    return skippable(S, [&] { return TraverseStmt(S->getBody()); });
+  }
+  template <typename Fn> bool skippable(const Stmt *S, Fn Traverse) {
+    Skippers.push_back(Text.span(S->getSourceRange()));
+    bool R = Traverse();
+    Skippers.pop_back();
     return R;
   }
 
@@ -265,6 +316,7 @@ public:
       noteModifiedParam(BO->getLHS(), BO);
       const Expr *LHS = accessOperand(BO->getLHS());
       ModeOf[LHS] = BO->isCompoundAssignmentOp() ? "readwrite" : "write";
+      WriterOf[LHS] = BO;
       if (const ParmVarDecl *P = pointerParamOf(BO->getRHS()))
         if (BO->getType()->isPointerType())
           escape(P, "assigned to '" + Text.text(BO->getLHS()) + "'");
@@ -276,16 +328,20 @@ public:
     if (OC->getNumArgs() == 0)
       return true;
     OverloadedOperatorKind Op = OC->getOperator();
+    const Expr *Target = accessOperand(OC->getArg(0));
     if (Op == OO_Equal)
-      ModeOf[accessOperand(OC->getArg(0))] = "write";
+      ModeOf[Target] = "write";
     else if (OC->isAssignmentOp() || Op == OO_PlusPlus || Op == OO_MinusMinus)
-      ModeOf[accessOperand(OC->getArg(0))] = "readwrite";
+      ModeOf[Target] = "readwrite";
+    if (ModeOf.count(Target))
+      WriterOf[Target] = OC;
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp()) {
       noteModifiedParam(UO->getSubExpr(), UO);
       ModeOf[accessOperand(UO->getSubExpr())] = "readwrite";
+      WriterOf[accessOperand(UO->getSubExpr())] = UO;
     }
     if (UO->getOpcode() == UO_AddrOf)
       noteModifiedParam(UO->getSubExpr(), UO); // may be changed through it
@@ -701,6 +757,10 @@ private:
                                  .getAsString();
     if (!OpenLoops.empty())
       A.Loop = Info.Loops[OpenLoops.back()].Id;
+    if (!Skippers.empty())
+      A.SkippableBy = Skippers.back();
+    if (auto W = WriterOf.find(AccessE); W != WriterOf.end())
+      A.StoredAt = Text.span(W->second->getSourceRange()).EndOffset;
     BaseE = stripCasts(BaseE);
     const Expr *AliasOffset = nullptr;
     const VarDecl *V = refVar(BaseE);
@@ -820,6 +880,9 @@ private:
   AffineBuilder Affine;
   unsigned InLambda = 0; ///< inside a lambda expression of the body
   std::vector<size_t> OpenLoops;
+  std::vector<SourceSpan> Skippers; ///< enclosing constructs, innermost last
+  /// Written access -> the expression that stores it (AccessInfo::StoredAt).
+  std::map<const Expr *, const Expr *> WriterOf;
   DenseMap<const Stmt *, const LoopHintAttr *> UnrollHints;
   DenseSet<const Expr *> Inner;
   DenseMap<const Expr *, std::string> ModeOf;

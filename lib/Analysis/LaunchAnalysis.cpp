@@ -65,6 +65,17 @@ public:
     if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCasts(E)))
       if (isa<VarDecl>(DRE->getDecl()))
         A.BaseVariable = DRE->getDecl()->getNameAsString();
+    const Expr *I = E->IgnoreParens();
+    while (const auto *CE = dyn_cast<CastExpr>(I)) {
+      if (!CE->getType()->isIntegerType() ||
+          !CE->getSubExpr()->getType()->isIntegerType())
+        break;
+      I = CE->getSubExpr()->IgnoreParens();
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(I))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+          V && V->getType()->isIntegerType())
+        A.IntegerVariable = V->getNameAsString();
     // The variable the pointer points into: through `p + k`, `&p[k]`, casts
     // and unmodified local pointers initialized so.
     const Expr *X = E;

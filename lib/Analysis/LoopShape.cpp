@@ -172,8 +172,16 @@ private:
       return "the loop is written with a macro";
     std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
     if (!C)
-      return "the loop is not `for (T v = begin; v < end; ++v)`";
+      return "the loop does not count up by one from a start to a bound it "
+             "compares with <, <=, > or >=";
     L.VarType = C->Var->getType().getAsString();
+    if (C->DeclaredOutside)
+      if (const DeclRefExpr *Read =
+              readOutsideItsLoops(C->Var, Kernel->getBody()))
+        return "'" + C->Var->getNameAsString() + "' is read at " +
+               Text.location(Read->getBeginLoc()) +
+               ", outside the loops that assign it, and the tiled loop "
+               "counts with a variable of its own";
     DenseSet<const VarDecl *> Modified = modifiedVariables(F->getBody());
     if (Modified.count(C->Var))
       return "the body changes the loop variable";
@@ -195,8 +203,8 @@ private:
     std::optional<CanonicalFor> CF = canonicalFor(F, Text.context());
     std::optional<CanonicalFor> CG = canonicalFor(G, Text.context());
     if (!CG || !isPure(CG->End) || !isPure(CG->Begin))
-      return "the inner loop is not `for (T w = begin; w < end; ++w)` with "
-             "bounds in registers";
+      return "the inner loop does not count up by one between bounds in "
+             "registers";
     std::set<const VarDecl *> GBounds = referencedVars(CG->Begin);
     std::set<const VarDecl *> GEnd = referencedVars(CG->End);
     GBounds.insert(GEnd.begin(), GEnd.end());
@@ -227,7 +235,7 @@ private:
       std::string V = CF->Var->getNameAsString(),
                   Wn = CG->Var->getNameAsString();
       auto Extent = [&](const CanonicalFor &C) -> std::optional<SymPoly> {
-        if (evaluateInt(C.Begin, Text.context()) != 0)
+        if (C.Inclusive || evaluateInt(C.Begin, Text.context()) != 0)
           return std::nullopt;
         AffineBuilder::Result E = Affine.build(C.End);
         if (!E.Form || E.Form->hasVariables())

@@ -190,14 +190,18 @@ json::Value toJSON(const AccessInfo &A) {
   json::Array Idx;
   for (const IndexInfo &I : A.Indices)
     Idx.push_back(toJSON(I));
-  return json::Object{{"location", A.Location},
-                      {"base", A.Base},
-                      {"space", A.Space},
-                      {"mode", A.Mode},
-                      {"element_type", A.ElementType},
-                      {"canonical_element_type", A.CanonicalElementType},
-                      {"indices", std::move(Idx)},
-                      {"loop", strOrNull(A.Loop)}};
+  return json::Object{
+      {"location", A.Location},
+      {"base", A.Base},
+      {"space", A.Space},
+      {"mode", A.Mode},
+      {"element_type", A.ElementType},
+      {"canonical_element_type", A.CanonicalElementType},
+      {"indices", std::move(Idx)},
+      {"loop", strOrNull(A.Loop)},
+      {"skippable_by", A.SkippableBy.BeginOffset == A.SkippableBy.EndOffset
+                           ? json::Value(nullptr)
+                           : json::Value(A.SkippableBy.Begin)}};
 }
 
 json::Value toJSON(const SharedArrayInfo &S) {
@@ -234,12 +238,13 @@ json::Value toJSON(const BlockCoupling &C) {
 json::Value argsJSON(const std::vector<LaunchSite::Argument> &Args) {
   json::Array A;
   for (const LaunchSite::Argument &X : Args)
-    A.push_back(json::Object{
-        {"text", X.Text},
-        {"base_variable", strOrNull(X.BaseVariable)},
-        {"root", strOrNull(X.Root)},
-        {"caller_param", X.CallerParam >= 0 ? json::Value(X.CallerParam)
-                                            : json::Value(nullptr)}});
+    A.push_back(json::Object{{"text", X.Text},
+                             {"base_variable", strOrNull(X.BaseVariable)},
+                             {"integer_variable", strOrNull(X.IntegerVariable)},
+                             {"root", strOrNull(X.Root)},
+                             {"caller_param", X.CallerParam >= 0
+                                                  ? json::Value(X.CallerParam)
+                                                  : json::Value(nullptr)}});
   return A;
 }
 
@@ -312,6 +317,7 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"guard_condition", strOrNull(M.GuardCondition)},
                       {"upper_bounds", std::move(Bounds)},
                       {"guard_is_box", M.GuardIsBox},
+                      {"guard_without_side_effects", M.GuardWithoutSideEffects},
                       {"upper_bound_forms", std::move(BoundForms)},
                       {"work", toJSON(M.Work)},
                       {"leading_decls", std::move(Leading)},

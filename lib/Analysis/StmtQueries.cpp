@@ -50,28 +50,118 @@ std::optional<CanonicalFor> canonicalFor(const ForStmt *F,
                                          const ASTContext &Ctx) {
   CanonicalFor C;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-      DS && DS->isSingleDecl())
+      DS && DS->isSingleDecl()) {
     C.Var = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!C.Var || !C.Var->getInit() || !C.Var->getType()->isIntegerType())
+    C.Begin = C.Var ? C.Var->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(
+                 dyn_cast_or_null<Expr>(F->getInit())
+                     ? cast<Expr>(F->getInit())->IgnoreParens()
+                     : nullptr);
+             BO && BO->getOpcode() == BO_Assign) {
+    C.Var = referencedVar(BO->getLHS());
+    C.Begin = BO->getRHS();
+    C.DeclaredOutside = true;
+    // A variable of the kernel: one of an enclosing scope could be read by
+    // code the analysis does not see.
+    if (C.Var && !C.Var->hasLocalStorage())
+      return std::nullopt;
+  }
+  if (!C.Var || !C.Begin || !C.Var->getType()->isIntegerType() ||
+      C.Var->getType()->isReferenceType())
     return std::nullopt;
-  C.Begin = C.Var->getInit();
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!Cond || Cond->getOpcode() != BO_LT ||
-      referencedVar(Cond->getLHS()) != C.Var)
+  if (!Cond)
     return std::nullopt;
-  C.End = Cond->getRHS();
+  BinaryOperatorKind Op = Cond->getOpcode();
+  if (referencedVar(Cond->getLHS()) == C.Var && (Op == BO_LT || Op == BO_LE)) {
+    C.End = Cond->getRHS();
+  } else if (referencedVar(Cond->getRHS()) == C.Var &&
+             (Op == BO_GT || Op == BO_GE)) {
+    C.End = Cond->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  } else {
+    return std::nullopt;
+  }
+  C.Inclusive = Op == BO_LE;
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  auto IsOne = [&](const Expr *E) { return evaluateInt(E, Ctx) == 1; };
   bool Unit = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
     Unit = U->isIncrementOp() && referencedVar(U->getSubExpr()) == C.Var;
-  if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+  else if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc))
     Unit = B->getOpcode() == BO_AddAssign &&
-           referencedVar(B->getLHS()) == C.Var &&
-           evaluateInt(B->getRHS(), Ctx) == 1;
+           referencedVar(B->getLHS()) == C.Var && IsOne(B->getRHS());
+  else if (const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+           B && B->getOpcode() == BO_Assign &&
+           referencedVar(B->getLHS()) == C.Var)
+    if (const auto *Sum =
+            dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+        Sum && Sum->getOpcode() == BO_Add)
+      Unit = (referencedVar(Sum->getLHS()) == C.Var && IsOne(Sum->getRHS())) ||
+             (referencedVar(Sum->getRHS()) == C.Var && IsOne(Sum->getLHS()));
   if (!Unit)
     return std::nullopt;
   return C;
+}
+
+std::string exclusiveEndText(const CanonicalFor &C, llvm::StringRef EndText) {
+  if (!C.Inclusive)
+    return EndText.str();
+  return "(" + EndText.str() + ") + 1";
+}
+
+namespace {
+
+class OutsideReads : public RecursiveASTVisitor<OutsideReads> {
+public:
+  explicit OutsideReads(const VarDecl *V) : V(V) {}
+  const DeclRefExpr *Found = nullptr;
+  bool TraverseForStmt(ForStmt *F) {
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(
+            dyn_cast_or_null<Expr>(F->getInit())
+                ? cast<Expr>(F->getInit())->IgnoreParens()
+                : nullptr);
+        BO && BO->getOpcode() == BO_Assign &&
+        referencedVar(BO->getLHS()) == V && !mentions(BO->getRHS()))
+      return true; // assigns V before anything in it reads V
+    return RecursiveASTVisitor::TraverseForStmt(F);
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    // `V = e` writes V (e itself is visited on its own).
+    if (B->getOpcode() == BO_Assign)
+      if (const auto *D = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+          D && D->getDecl() == V)
+        Written.insert(D);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (D->getDecl() == V && !Written.count(D) && !Found)
+      Found = D;
+    return !Found;
+  }
+
+private:
+  bool mentions(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V)
+      return true;
+    for (const Stmt *C : S->children())
+      if (mentions(C))
+        return true;
+    return false;
+  }
+  const VarDecl *V;
+  llvm::DenseSet<const DeclRefExpr *> Written;
+};
+
+} // namespace
+
+const DeclRefExpr *readOutsideItsLoops(const VarDecl *V, const Stmt *Body) {
+  OutsideReads R(V);
+  R.TraverseStmt(const_cast<Stmt *>(Body));
+  return R.Found;
 }
 
 bool isPure(const Stmt *S) {

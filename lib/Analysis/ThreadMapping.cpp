@@ -221,6 +221,7 @@ public:
     const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
     if (!Body || Body->body_empty())
       return refuse("the kernel has no body");
+    KernelBody = Body;
     if (Body->getBeginLoc().isMacroID())
       return refuse("the kernel is written inside a macro");
     AffineBuilder Affine(Text, Kernel); // knows which locals are modified
@@ -316,10 +317,13 @@ public:
       M.Guard = stmtSpan(Rest.front());
       M.Guard.EndOffset = stmtSpan(Rest[Leaves - 1]).EndOffset;
       M.Guard.End = stmtSpan(Rest[Leaves - 1]).End;
+      M.GuardWithoutSideEffects = true;
       for (size_t I = 0; I < Leaves; ++I) {
         const auto *If = cast<IfStmt>(Rest[I]);
         M.GuardCondition += (I ? " && " : "") +
                             std::string("!(") + Text.text(If->getCond()) + ")";
+        M.GuardWithoutSideEffects &=
+            !If->getCond()->HasSideEffects(Text.context());
         collectBounds(If->getCond(), true);
       }
       Work.erase(Work.begin(), Work.begin() + Leaves);
@@ -334,6 +338,8 @@ public:
       if (!If->getElse()) {
         M.GuardKind = "wrap";
         M.GuardCondition = Text.text(If->getCond());
+        M.GuardWithoutSideEffects =
+            !If->getCond()->HasSideEffects(Text.context());
         Work.clear();
         if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
           Work.assign(CS->body_begin(), CS->body_end());
@@ -661,12 +667,15 @@ private:
   void branchBounds(const IfStmt *If) {
     std::optional<std::map<std::string, std::string>> Common;
     std::map<std::string, ThreadMapping::BoundForm> Forms;
+    M.GuardWithoutSideEffects = true;
     std::vector<std::string> Conditions;
     for (const IfStmt *B = If; B; B = dyn_cast_or_null<IfStmt>(B->getElse())) {
       M.UpperBounds.clear();
       M.UpperBoundForms.clear();
       collectBounds(B->getCond(), false);
       Conditions.push_back("(" + Text.text(B->getCond()) + ")");
+      M.GuardWithoutSideEffects &=
+          !B->getCond()->HasSideEffects(Text.context());
       if (!Common) {
         Common = M.UpperBounds;
         Forms = M.UpperBoundForms;
@@ -849,14 +858,27 @@ private:
       R.Var = C->Var->getNameAsString();
       R.VarType = C->Var->getType().getAsString();
       R.Begin = Text.text(C->Begin);
-      R.End = Text.text(C->End);
+      R.End = exclusiveEndText(*C, Text.text(C->End));
+      if (C->DeclaredOutside) {
+        if (const DeclRefExpr *Read = readOutsideItsLoops(C->Var, KernelBody))
+          Refuse("'" + R.Var + "' is read at " +
+                 Text.location(Read->getBeginLoc()) +
+                 ", outside the loops that assign it, and a rewritten loop "
+                 "counts with a variable of its own");
+        // Declared before the loop (`int k;`), it is the loop's counter,
+        // not a value the work carries into the loop: the rewritten loop
+        // declares its own.
+        llvm::erase_if(R.Before,
+                       [&](const LocalDeclInfo &D) { return D.Name == R.Var; });
+      }
       DenseSet<const VarDecl *> Mod = modifiedVariables(For->getBody());
       if (Mod.count(C->Var))
         Refuse("the loop variable is modified in the body");
       if (!isPure(C->End))
         Refuse("the loop bound reads memory or calls a function");
     } else {
-      Refuse("the loop is not `for (int k = begin; k < end; ++k)`");
+      Refuse("the loop does not count up by one from a start to a bound it "
+             "compares with <, <=, > or >=");
     }
     LoopBodyChecker C(Text);
     C.TraverseStmt(const_cast<Stmt *>(For->getBody()));
@@ -867,6 +889,7 @@ private:
   const SourceText &Text;
   KernelInfo &Info;
   ThreadMapping &M;
+  const Stmt *KernelBody = nullptr;
 };
 
 } // namespace

@@ -10,7 +10,8 @@ transforms over the kernels they apply to: vectorize over those with a
 thread mapping ("1d", "2d", "3d"), coarsen over those and the grid-stride
 kernels.
 
-    coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--min-parsed 0.95]
+    coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--min-coarsen 0.8]
+                [--min-vectorize 0.8] [--min-parsed 0.95]
                 [--min-modelled 0.90] [--list] [--table]
 
 Also counts the programs that parse and the manifests' kernels the model
@@ -74,6 +75,7 @@ def main():
                     help="per kernel: knobs offered and every refusal")
     ap.add_argument("--min-block-size", type=float, default=0.0)
     ap.add_argument("--min-coarsen", type=float, default=0.0)
+    ap.add_argument("--min-vectorize", type=float, default=0.0)
     ap.add_argument("--min-parsed", type=float, default=0.0,
                     help="share of the programs that must parse (a program "
                          "that does not is then a miss, not a failure)")
@@ -148,6 +150,7 @@ def main():
             json.dump({"summary": summary, "kernels": rows}, f, indent=1)
     ok = (summary["block-size"]["share"] >= args.min_block_size and
           summary["coarsen"]["share"] >= args.min_coarsen and
+          summary["vectorize"]["share"] >= args.min_vectorize and
           parsed >= args.min_parsed * len(programs) and
           modelled >= args.min_modelled * manifest_kernels)
     if failed and not args.min_parsed:

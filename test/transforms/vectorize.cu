@@ -3,8 +3,10 @@
 // for the rest. Contiguity comes from the access model: a 2-D kernel whose
 // rows are `i * pitch + j` (typedef'd element type, early return) is
 // vectorized along j; an index shifted by a constant is contiguous too (its
-// alignment decides at run time); kernels with branches, or accesses strided
-// along x, are refused.
+// alignment decides at run time); a `?:` reads through the vector's
+// registers too, and an access strided along x stays scalar while the
+// contiguous ones around it become vectors (vectorize-control-flow.cu has
+// branches, loops and the refusals).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"axpy.vectorize": 4, "blend.vectorize": 2, "scale_rows.vectorize": 4}' > %t.json
 // RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
@@ -67,10 +69,10 @@ void run(float *x, float *y, double *a, double *b, double *o, int n) {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "axpy.vectorize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].values[2] = 4
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "blend.vectorize"
-// KNOBS-DAG: reason = "the work evaluates something conditionally ('?')"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "relu.vectorize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "shift.vectorize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "scale_rows.vectorize"
-// KNOBS-DAG: reason = "the access 'out[i * 2]' at {{.*}}vectorize.cu:{{[0-9]+}}:5 is strided along x (2 elements apart), not contiguous"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "column_copy.vectorize"
 
 // CHECK:      +  const int i_first = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
 // CHECK-NEXT: +  if (i_first + 4 <= n &&

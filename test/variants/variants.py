@@ -5,6 +5,7 @@ import datetime
 import json
 import os
 import random
+import re
 import subprocess
 
 HEADER = "// cuda-rewrite-opt: build this variant with nvcc"
@@ -89,21 +90,43 @@ class Variant:
         self.path, self.text, self.flags, self.error = path, text, flags, error
 
 
-def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90"):
+def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90", only=None):
     """The sample of src's variants -- the default, each knob at both ends,
     `randoms` random combinations -- written under workdir by one
     --apply-each (one parse for all of them). A random combination the tool
     rejects (exit BAD_CONFIG: knobs that cannot be combined) is replaced by
-    the next of its DRAWS candidates, drawn up front with a per-file seed."""
+    the next of its DRAWS candidates, drawn up front with a per-file seed.
+
+    `only` (a regular expression over knob ids) focuses the sample on the
+    knobs it matches: each of their values other than the default, and
+    random combinations of all knobs in which one of them is not at its
+    default; a file without such a knob gets no variant but the default."""
     try:
         model = analyze(tool, src, arch)
     except RuntimeError as e:
         return [Variant(src, "analyze", {}, error=str(e))]
-    named = configurations(model["knobs"])
     rng = random.Random(f"{seed}:{os.path.basename(src)}")
-    drawn = [[{k["id"]: rng.choice(k["values"]) for k in model["knobs"]}
-              for _ in range(DRAWS)]
-             for _ in range(randoms if model["knobs"] else 0)]
+    if only is None:
+        named = configurations(model["knobs"])
+        focus = []
+    else:
+        focus = [k for k in model["knobs"] if re.search(only, k["id"])]
+        named = [("default", {})] + [
+            (f"{k['id']}={json.dumps(v)}", {k["id"]: v})
+            for k in focus for v in k["values"] if v != k["default"]]
+
+    def draw():
+        cfg = {k["id"]: rng.choice(k["values"]) for k in model["knobs"]}
+        if focus:
+            # The others at their defaults half the time: fewer of the
+            # combinations the tool rejects (two knobs remapping a kernel).
+            cfg = {i: v for i, v in cfg.items() if rng.random() < 0.5}
+            k = rng.choice(focus)
+            cfg[k["id"]] = rng.choice([v for v in k["values"] if v != k["default"]])
+        return cfg
+    some = model["knobs"] if only is None else focus
+    drawn = [[draw() for _ in range(DRAWS)]
+             for _ in range(randoms if some else 0)]
     configs = [cfg for _, cfg in named] + [cfg for slot in drawn for cfg in slot]
     with open(os.path.join(workdir + ".json"), "w") as f:
         json.dump(configs, f)

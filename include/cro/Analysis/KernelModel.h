@@ -160,6 +160,10 @@ struct LaunchSite {
   struct Argument {
     std::string Text;
     std::string BaseVariable; ///< a plain variable passed as is, else ""
+    /// An integer variable passed through integer conversions only (`n`,
+    /// `(int)n`, `static_cast<size_t>(n)`), else "". Such a conversion of
+    /// a non-negative value never exceeds it.
+    std::string IntegerVariable;
     /// The variable a pointer argument points into, through unmodified
     /// local pointers initialized from it (`float *b = a + 1;` -> "a"); ""
     /// when it is not a plain variable.
@@ -238,6 +242,18 @@ struct AccessInfo {
   std::string CanonicalElementType;
   std::vector<IndexInfo> Indices; ///< one per subscript, outermost first
   std::string Loop;               ///< innermost enclosing loop Id, "" if none
+  /// The innermost construct of the body that may skip this access when the
+  /// code around it runs: an `if` (for its branches), a `?:` (for its arms),
+  /// a `&&` or `||` (for its right side), a `switch` (for its body), a loop
+  /// (whose body may run zero times). Empty when none encloses the access.
+  /// Returns are not constructs: whether one comes first is a question of
+  /// order, which the spans answer.
+  SourceSpan SkippableBy;
+  /// For a write: where the expression that stores it ends. The store
+  /// follows what that expression reads (`y[i] = a * x[i]` reads x[i]
+  /// first), so a thread's accesses are ordered by Span.BeginOffset for
+  /// reads and by StoredAt for writes. 0 for a read.
+  unsigned StoredAt = 0;
 };
 
 struct SharedArrayInfo {
@@ -343,6 +359,9 @@ struct ThreadMapping {
   /// The guard is exactly a conjunction of those upper bounds (no other
   /// condition), so it holds for a thread iff each index is below its bound.
   bool GuardIsBox = false;
+  /// Evaluating the guard's condition changes nothing (it may read memory):
+  /// a rewrite may evaluate it again, for another output.
+  bool GuardWithoutSideEffects = false;
   SourceSpan Work; ///< first to last statement of the work
   /// Locals declared between the thread index and a wrapping guard, with
   /// initializers that read no memory (`float sum = 0.0f;`): every thread

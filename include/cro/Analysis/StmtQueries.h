@@ -4,19 +4,37 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include <optional>
+#include <string>
 
 namespace cro {
 
 /// The variable E names, through parentheses and value-preserving casts.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
 
-/// `for (T v = b; v < e; ++v)` (or v++, v += 1): v, b and e.
+/// A counted loop with unit step: v from b up to e, exclusive or (for
+/// `v <= e`) inclusive. Whatever the spelling: `for (T v = b; ...)` or `v`
+/// declared before and assigned in the init (`int k; for (k = 0; ...)`),
+/// `v < e`, `v <= e`, `e > v`, `e >= v`, and `++v`, `v++`, `v += 1`,
+/// `v = v + 1`, `v = 1 + v`.
 struct CanonicalFor {
   const clang::VarDecl *Var = nullptr;
   const clang::Expr *Begin = nullptr, *End = nullptr;
+  bool Inclusive = false;       ///< `v <= e`: the last value is e itself
+  bool DeclaredOutside = false; ///< the init assigns a variable declared before
 };
 std::optional<CanonicalFor> canonicalFor(const clang::ForStmt *F,
                                          const clang::ASTContext &Ctx);
+
+/// The loop's exclusive end as C text: `e` or, for an inclusive loop,
+/// `(e) + 1` (no overflow where the original terminates: v would overflow).
+std::string exclusiveEndText(const CanonicalFor &C, llvm::StringRef EndText);
+
+/// Where, outside the loops that assign it before they read it (a for
+/// loop whose init is `V = ...`), the body reads V: a rewrite that gives
+/// such a loop its own variable leaves V unchanged for those reads. The
+/// first such read, or null.
+const clang::DeclRefExpr *readOutsideItsLoops(const clang::VarDecl *V,
+                                              const clang::Stmt *Body);
 
 /// True when S only combines values already in registers: no memory read
 /// (subscript, dereference), no call, no assignment or increment.
