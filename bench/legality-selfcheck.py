@@ -2,7 +2,8 @@
 """The legality self-check (run on the GPU machine): for each program (a .cu
 with a main and its own CPU reference check), a sample of variants -- the
 default, each knob at both ends of its domain, random combinations with a
-fixed seed -- each run on two inputs:
+fixed seed (with --knobs REGEX: every value of the matching knobs, and
+random combinations with one of them set) -- each run on two inputs:
 
   A  the program's default run;
   B  its second input from bench/selfcheck/inputs.json (other sizes where the
@@ -290,6 +291,7 @@ def main():
         counts[j.get("status", "failed")] = counts.get(j.get("status", "failed"), 0) + 1
     result = {"machine": machine(("nvcc", "compute-sanitizer")), "commit": args.commit, "seed": args.seed,
               "reseed": args.reseed, "method": __doc__.split("\n\n")[0].strip(),
+              "knobs": args.knobs,
               "build_seconds": round(build_s, 1), "run_seconds": round(run_s, 1),
               "total_seconds": round(time.time() - t_start, 1),
               "programs": programs, "counts": counts,
