@@ -13,6 +13,7 @@
 #include "Privatize.h"
 #include "ReadOnly.h"
 #include "RegisterTile.h"
+#include "ScalarReplace.h"
 #include "SharedStage.h"
 #include "Tile.h"
 #include "Unroll.h"
@@ -23,6 +24,9 @@ namespace cro {
 void registerBuiltinTransforms(TransformRegistry &R) {
   R.add(std::make_unique<BlockSize>());
   R.add(std::make_unique<LaunchBounds>());
+  // Before unroll: both insert at a loop's first line, the block that holds
+  // scalar-replace's registers must come before unroll's pragma.
+  R.add(std::make_unique<ScalarReplace>());
   R.add(std::make_unique<Unroll>());
   R.add(std::make_unique<ReadOnly>());
   R.add(std::make_unique<NvccFlags>());

@@ -587,4 +587,36 @@ std::string spanText(const RewriteContext &Ctx, const SourceSpan &S) {
   return Ctx.Source.slice(S.BeginOffset, S.EndOffset).str();
 }
 
+std::string indexTerms(const AffineExpr &F, const ThreadMapping &M,
+                       StringRef Omit) {
+  std::string Out;
+  std::set<std::string> Done;
+  if (!Omit.empty())
+    Done = {"threadIdx." + Omit.str(), "blockIdx." + Omit.str()};
+  for (const char *D : {"x", "y", "z"}) {
+    const ThreadIndexVar *V = M.indexVar(D);
+    std::string T = std::string("threadIdx.") + D,
+                B = std::string("blockIdx.") + D;
+    SymPoly CT = F.coefficient(T), CB = F.coefficient(B);
+    if (Omit == D || !V || CT.isZero() ||
+        !(CB - CT * SymPoly::symbol(std::string("blockDim.") + D)).isZero())
+      continue;
+    Out += termCText(CT, V->Name);
+    Done.insert(T);
+    Done.insert(B);
+  }
+  for (const auto &[Var, Coef] : F.coefficients())
+    if (!Done.count(Var))
+      Out += termCText(Coef, Var);
+  return Out + termCText(F.constantPart(), "");
+}
+
+std::string indexText(const AffineExpr &F, const ThreadMapping &M) {
+  std::string Out = indexTerms(F, M);
+  if (Out.empty())
+    return "0";
+  // Out starts " + t" or " - t".
+  return (Out[1] == '+' ? "" : "-") + Out.substr(3);
+}
+
 } // namespace cro

@@ -144,6 +144,16 @@ std::string
 renameIdentifiers(llvm::StringRef Text,
                   const std::map<std::string, std::string> &Renames);
 
+/// C text of F as terms to append (" + (long long)pitch * i", " - 1"),
+/// over the kernel's own index variables where F reads a dimension only
+/// through one (c * threadIdx.y + c * blockDim.y * blockIdx.y is c * i for
+/// `int i = blockIdx.y * blockDim.y + threadIdx.y`), else over the
+/// builtins; the terms of dimension Omit ("x", or "" for none) left out.
+std::string indexTerms(const AffineExpr &F, const ThreadMapping &M,
+                       llvm::StringRef Omit = "");
+/// indexTerms as an expression: "(long long)n * i + j", "0" for zero.
+std::string indexText(const AffineExpr &F, const ThreadMapping &M);
+
 /// "const float" -> "float": an element type without its qualifiers.
 std::string unqualifiedType(llvm::StringRef Type);
 

@@ -105,50 +105,6 @@ std::string variantSymbol(const KernelInfo &K, const AffineExpr &F) {
   return "";
 }
 
-/// C text of Coef * Var (Var "" for the constant) as terms to append, each
-/// computed in 64 bits: " + (long long)ny * i", " - 1".
-std::string termText(const SymPoly &Coef, const std::string &Var) {
-  std::string Out;
-  for (const auto &[Mono, C] : Coef.terms()) {
-    std::vector<std::string> Factors;
-    int64_t Mag = C < 0 ? -C : C;
-    if (Mag != 1 || (Mono.empty() && Var.empty()))
-      Factors.push_back(std::to_string(Mag));
-    Factors.insert(Factors.end(), Mono.begin(), Mono.end());
-    if (!Var.empty())
-      Factors.push_back(Var);
-    std::string T = (Factors.size() > 1 ? "(long long)" : "") + Factors[0];
-    for (size_t I = 1; I < Factors.size(); ++I)
-      T += " * " + Factors[I];
-    Out += (C < 0 ? " - " : " + ") + T;
-  }
-  return Out;
-}
-
-/// The terms of F other than x's, over the program's own index variables
-/// where F reads a dimension only through one (c * threadIdx.y + c *
-/// blockDim.y * blockIdx.y is c * i for `int i = blockIdx.y * blockDim.y +
-/// threadIdx.y`), else over the builtins.
-std::string restText(const AffineExpr &F, const ThreadMapping &M) {
-  std::string Out;
-  std::set<std::string> Done{"threadIdx.x", "blockIdx.x"};
-  for (const char *D : {"y", "z"}) {
-    const ThreadIndexVar *V = M.indexVar(D);
-    std::string T = std::string("threadIdx.") + D, B = std::string("blockIdx.") + D;
-    SymPoly CT = F.coefficient(T), CB = F.coefficient(B);
-    if (!V || CT.isZero() ||
-        !(CB - CT * SymPoly::symbol(std::string("blockDim.") + D)).isZero())
-      continue;
-    Out += termText(CT, V->Name);
-    Done.insert(T);
-    Done.insert(B);
-  }
-  for (const auto &[Var, Coef] : F.coefficients())
-    if (!Done.count(Var))
-      Out += termText(Coef, Var);
-  return Out + termText(F.constantPart(), "");
-}
-
 bool inside(const SourceSpan &Inner, const SourceSpan &Outer) {
   return Inner.BeginOffset < Inner.EndOffset &&
          Inner.BeginOffset >= Outer.BeginOffset &&
@@ -288,7 +244,7 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
     S.Canonical =
         A->CanonicalElementType.empty() ? S.Type : A->CanonicalElementType;
     S.Key = Key;
-    std::string Rest = restText(A->Indices[0].Form, M);
+    std::string Rest = indexTerms(A->Indices[0].Form, M, "x");
     S.FirstIndex = Rest.empty() ? "@FIRST@" : "(long long)@FIRST@" + Rest;
     S.Offset = A->Indices[0].Form.constantPart().constantValue();
     P.Streams.push_back(S);

@@ -195,4 +195,22 @@ std::string AffineExpr::str() const {
   return S;
 }
 
+std::string termCText(const SymPoly &Coef, const std::string &Var) {
+  std::string Out;
+  for (const auto &[Mono, C] : Coef.terms()) {
+    std::vector<std::string> Factors;
+    int64_t Mag = C < 0 ? -C : C;
+    if (Mag != 1 || (Mono.empty() && Var.empty()))
+      Factors.push_back(std::to_string(Mag));
+    Factors.insert(Factors.end(), Mono.begin(), Mono.end());
+    if (!Var.empty())
+      Factors.push_back(Var);
+    std::string T = (Factors.size() > 1 ? "(long long)" : "") + Factors[0];
+    for (size_t I = 1; I < Factors.size(); ++I)
+      T += " * " + Factors[I];
+    Out += (C < 0 ? " - " : " + ") + T;
+  }
+  return Out;
+}
+
 } // namespace cro

@@ -26,6 +26,7 @@ constexpr RoleEntry Roles[] = {
     {KnobRole::Vectorization, "vectorization"},
     {KnobRole::LoopTiling, "loop-tiling"},
     {KnobRole::Privatization, "privatization"},
+    {KnobRole::ScalarReplacement, "scalar-replacement"},
 };
 
 json::Value strOrNull(StringRef S) {

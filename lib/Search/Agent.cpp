@@ -129,6 +129,8 @@ private:
       // matters (issue 4's measurements: 4.9x from staging + tiling).
       Boost(KnobRole::SharedStaging, 2, 0);
       Boost(KnobRole::RegisterTiling, 2, 0);
+      // A global accumulator read and written every iteration.
+      Boost(KnobRole::ScalarReplacement, 1, 0);
       Boost(KnobRole::BlockShape, 1, 0);
       Boost(KnobRole::CompilerFlag, 0, 1);
     } else if (F.Streaming) {

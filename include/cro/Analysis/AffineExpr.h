@@ -84,6 +84,12 @@ private:
 /// The order in which variables are printed: thread, block, others.
 std::vector<std::string> orderedVariables(const AffineExpr &E);
 
+/// C text of Coef * Var (Var "" for the constant) as terms to append, each
+/// product computed in 64 bits: " + (long long)ny * i", " - 1". A rewrite
+/// writes an index the model computed this way, in the variables in scope
+/// where it goes, without the original's narrower intermediate types.
+std::string termCText(const SymPoly &Coef, const std::string &Var);
+
 } // namespace cro
 
 #endif

@@ -27,19 +27,20 @@
 namespace cro {
 
 enum class KnobRole {
-  Other,          ///< none of the below (or a recorded space without roles)
-  BlockShape,     ///< threads per block in each dimension: 256, [16, 8]
-  LaunchBounds,   ///< __launch_bounds__ minimum blocks per SM
-  RegisterCap,    ///< registers per thread (-maxrregcount)
-  CompilerFlag,   ///< any other compiler flag (-dlcm, -O levels, ...)
-  Unroll,         ///< a loop's unroll factor
-  ReadOnlyCache,  ///< loads through the read-only path (const __restrict__)
-  Coarsening,     ///< work items per thread
-  SharedStaging,  ///< operands staged in shared memory (and its padding)
-  RegisterTiling, ///< outputs per thread held in registers
-  Vectorization,  ///< elements per load/store instruction
-  LoopTiling,     ///< a loop strip-mined into tiles
-  Privatization,  ///< per-block private copies of atomically updated data
+  Other,             ///< none of the below (or a recorded space without roles)
+  BlockShape,        ///< threads per block in each dimension: 256, [16, 8]
+  LaunchBounds,      ///< __launch_bounds__ minimum blocks per SM
+  RegisterCap,       ///< registers per thread (-maxrregcount)
+  CompilerFlag,      ///< any other compiler flag (-dlcm, -O levels, ...)
+  Unroll,            ///< a loop's unroll factor
+  ReadOnlyCache,     ///< loads through the read-only path (const __restrict__)
+  Coarsening,        ///< work items per thread
+  SharedStaging,     ///< operands staged in shared memory (and its padding)
+  RegisterTiling,    ///< outputs per thread held in registers
+  Vectorization,     ///< elements per load/store instruction
+  LoopTiling,        ///< a loop strip-mined into tiles
+  Privatization,     ///< per-block private copies of atomically updated data
+  ScalarReplacement, ///< global elements held in registers across a loop
 };
 
 /// The role's name in JSON and reports ("block-shape").
