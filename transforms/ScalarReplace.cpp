@@ -217,14 +217,6 @@ private:
   std::string Alias;
 };
 
-const LoopInfo *loopOf(const KernelInfo &K, StringRef KnobId) {
-  StringRef Id = KnobId.rsplit('.').second;
-  for (const LoopInfo &L : K.Loops)
-    if (L.Id == Id)
-      return &L;
-  return nullptr;
-}
-
 } // namespace
 
 void ScalarReplace::describe(const RewriteContext &Ctx, const KernelInfo &K,
@@ -262,7 +254,7 @@ Error ScalarReplace::apply(const RewriteContext &Ctx, const Knob &Kn,
   if (V != json::Value(true))
     return Error::success();
   const KernelInfo *K = kernelOf(Ctx, Kn);
-  const LoopInfo *L = K ? loopOf(*K, Kn.Id) : nullptr;
+  const LoopInfo *L = K ? loopOf(*K, Kn) : nullptr;
   if (!L)
     return makeToolError(ExitCode::Internal, "no loop for knob " + Kn.Id);
   LoopPlan P = Planner(Ctx, *K).plan(*L);

@@ -62,8 +62,7 @@ Error Tile::apply(const RewriteContext &Ctx, const Knob &Kn,
   if (V == json::Value("none"))
     return Error::success();
   const KernelInfo *K = kernelOf(Ctx, Kn);
-  const LoopInfo *L =
-      K ? loopNamed(*K, StringRef(Kn.Id).rsplit('.').second) : nullptr;
+  const LoopInfo *L = K ? loopOf(*K, Kn) : nullptr;
   if (!L)
     return makeToolError(ExitCode::Internal, "no loop for knob " + Kn.Id);
   if (K->Mapping.Reduction && K->Mapping.Reduction->Loop == L->Id &&

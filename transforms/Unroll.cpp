@@ -20,14 +20,6 @@ json::Value currentUnroll(const LoopInfo &L) {
   return L.UnrollValue; // a symbolic count: kept as written
 }
 
-const LoopInfo *loopOf(const KernelInfo &K, StringRef KnobId) {
-  StringRef LoopId = KnobId.rsplit('.').second;
-  for (const LoopInfo &L : K.Loops)
-    if (L.Id == LoopId)
-      return &L;
-  return nullptr;
-}
-
 } // namespace
 
 std::string unrollPragma(const json::Value &V) {
@@ -68,7 +60,7 @@ Error Unroll::apply(const RewriteContext &Ctx, const Knob &K,
   if (V == K.Default)
     return Error::success();
   const KernelInfo *KI = kernelOf(Ctx, K);
-  const LoopInfo *L = KI ? loopOf(*KI, K.Id) : nullptr;
+  const LoopInfo *L = KI ? loopOf(*KI, K) : nullptr;
   if (!L)
     return makeToolError(ExitCode::Internal, "no loop for knob " + K.Id);
   // A reduction loop that shared-stage/register-tile rewrite gets its

@@ -150,13 +150,8 @@ public:
   // so that no part is left to the data-recursion queue, which would visit
   // it after the construct was closed.
   bool TraverseIfStmt(IfStmt *S, DataRecursionQueue * = nullptr) {
-    if (!WalkUpFromIfStmt(S))
+    if (!WalkUpFromIfStmt(S) || !traverseHead(S))
       return false;
-    for (Stmt *Always :
-         {S->getInit(), static_cast<Stmt *>(S->getConditionVariableDeclStmt()),
-          static_cast<Stmt *>(S->getCond())})
-      if (!TraverseStmt(Always))
-        return false;
     return skippable(S, [&] {
       return TraverseStmt(S->getThen()) && TraverseStmt(S->getElse());
     });
@@ -178,14 +173,19 @@ public:
     return skippable(S, [&] { return TraverseStmt(S->getRHS()); });
   }
   bool TraverseSwitchStmt(SwitchStmt *S, DataRecursionQueue * = nullptr) {
-    if (!WalkUpFromSwitchStmt(S))
+    if (!WalkUpFromSwitchStmt(S) || !traverseHead(S))
       return false;
+    return skippable(S, [&] { return TraverseStmt(S->getBody()); });
+  }
+  /// An if's or a switch's init, condition variable and condition: they
+  /// always run.
+  template <typename IfOrSwitch> bool traverseHead(IfOrSwitch *S) {
     for (Stmt *Always :
          {S->getInit(), static_cast<Stmt *>(S->getConditionVariableDeclStmt()),
           static_cast<Stmt *>(S->getCond())})
       if (!TraverseStmt(Always))
         return false;
-    return skippable(S, [&] { return TraverseStmt(S->getBody()); });
+    return true;
   }
   template <typename Fn> bool skippable(const Stmt *S, Fn Traverse) {
     Skippers.push_back(Text.span(S->getSourceRange()));

@@ -38,6 +38,14 @@ const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K) {
   return nullptr;
 }
 
+const LoopInfo *loopOf(const KernelInfo &K, const Knob &Kn) {
+  StringRef Id = StringRef(Kn.Id).rsplit('.').second;
+  for (const LoopInfo &L : K.Loops)
+    if (L.Id == Id)
+      return &L;
+  return nullptr;
+}
+
 std::string taggedPath(StringRef Relative, StringRef Tag) {
   StringRef Dir = sys::path::parent_path(Relative);
   StringRef Name = sys::path::filename(Relative);
