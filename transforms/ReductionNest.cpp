@@ -278,20 +278,15 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   for (size_t I = 0; Staging && I < P.Staged.size(); ++I) {
     const StagedOperand &Op = P.Staged[I];
     std::string Dims;
-    int64_t Elems;
-    if (!Op.DepX && !Op.DepY) {
+    if (!Op.DepX && !Op.DepY)
       Dims = "[" + TK + "]";
-      Elems = C.TileK;
-    } else if (Op.KFastest) {
+    else if (Op.KFastest)
       Dims = "[" + str(Extent[I]) + "][" + str(C.TileK + C.Pad) + "]";
-      Elems = Extent[I] * (C.TileK + C.Pad);
-    } else {
+    else
       Dims = "[" + TK + "][" + str(Extent[I] + C.Pad) + "]";
-      Elems = C.TileK * (Extent[I] + C.Pad);
-    }
-    SharedBytes += Elems * 8; // element size unknown here: bound by 8 bytes
     S += I1 + "__shared__ " + Op.Type + " " + TileNames[I] + Dims + ";\n";
   }
+  SharedBytes = nestSharedBytes(P, C, BX, BY);
   if (SharedBytes > Ctx.Target.MaxSharedPerBlock)
     return Bad("the tiles need up to " + str(SharedBytes) +
                " bytes of shared memory, more than the " +
@@ -478,6 +473,21 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   if (Error Err = Out.replace(RegionBegin, Close - RegionBegin, S))
     return Err;
   return shrinkGrid(Ctx, K, {{"x", C.RX}, {"y", C.RY}}, Out);
+}
+
+int64_t nestSharedBytes(const NestPlan &P, const NestChoice &C, int64_t BX,
+                        int64_t BY) {
+  if (C.TileK <= 0)
+    return 0;
+  int64_t Bytes = 0;
+  for (const StagedOperand &Op : P.Staged) {
+    int64_t Extent = Op.DepY ? BY * C.RY : Op.DepX ? BX * C.RX : 1;
+    int64_t Elems = !Op.DepX && !Op.DepY ? C.TileK
+                    : Op.KFastest        ? Extent * (C.TileK + C.Pad)
+                                         : C.TileK * (Extent + C.Pad);
+    Bytes += Elems * 8; // element size unknown here: bound by 8 bytes
+  }
+  return Bytes;
 }
 
 } // namespace cro

@@ -65,6 +65,11 @@ struct NestChoice {
 };
 NestChoice nestChoice(const KernelInfo &K, const ResolvedConfig &Config);
 
+/// Bytes of shared memory the tiles of Choice take with a BX x BY block
+/// (elements bounded by 8 bytes: the element types are spelled, not sized).
+int64_t nestSharedBytes(const NestPlan &Plan, const NestChoice &Choice,
+                        int64_t BX, int64_t BY);
+
 /// Writes K's reduction nest as Choice says (nothing when it changes
 /// nothing). Called once per kernel, from the shared-stage knob.
 llvm::Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,

@@ -161,9 +161,10 @@ private:
         !findIdentifier(L.Bound, 0, L.Bound.size(), L.InductionVar).empty())
       return Loop + "its start '" + L.Init + "' or bound '" + L.Bound +
              "' cannot be evaluated again before the loop";
-    if (L.ContainsSync)
-      return Loop + "a barrier inside: another thread may read the element "
-                    "between two iterations";
+    if (L.ContainsCommunication)
+      return Loop + "threads synchronize or exchange data inside (a barrier, "
+                    "a warp intrinsic or inline assembly): another thread may "
+                    "read the element between two iterations";
     StringRef Body = Ctx.Source.slice(L.Body.BeginOffset, L.Body.EndOffset);
     for (StringRef Leave : {"return", "continue"})
       if (!findIdentifier(Body, 0, Body.size(), Leave).empty())

@@ -181,7 +181,26 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
     return Out.refuse(K.Id, Why, K.Location);
   NestPlan Nest = planReductionNest(Ctx, K);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
-    Stage.Values = {"none", 8, 16, 32, 64};
+    // The depths whose tiles fit at the kernel's own block shape, with one
+    // output per thread (more outputs, or another block, may not fit: the
+    // configuration is then rejected).
+    std::vector<Knob> NoKnobs;
+    ResolvedConfig Original(NoKnobs);
+    std::optional<std::array<int64_t, 3>> Block =
+        variantBlockShape(Ctx, K, Original);
+    Stage.Values = {"none"};
+    for (int64_t Depth : {8, 16, 32, 64}) {
+      NestChoice C;
+      C.TileK = Depth;
+      if (!Block || nestSharedBytes(Nest, C, (*Block)[0], (*Block)[1]) <=
+                        Ctx.Target.MaxSharedPerBlock)
+        Stage.Values.push_back(Depth);
+    }
+    if (Stage.Values.size() == 1)
+      return Out.refuse(K.Id,
+                        "even tiles 8 deep need more shared memory than a "
+                        "block may declare statically",
+                        K.Location);
   } else if (K.Mapping.Reduction) {
     return Out.refuse(K.Id,
                       Nest.Refusal.empty()

@@ -204,6 +204,8 @@ public:
     }
     if (isWarpIntrinsic(Name))
       Info.UsesWarpIntrinsics = true;
+    if (isBlockBarrier(Name) || isWarpIntrinsic(Name))
+      communicatesInOpenLoops();
     bool Atomic = StringRef(Name).starts_with("atomic");
     if (Atomic) {
       Info.UsesAtomics = true;
@@ -230,13 +232,57 @@ public:
         for (size_t I : OpenLoops)
           Info.Loops[I].ContainsSync = true;
       }
+      if (Inside.Barrier || Inside.Warp)
+        communicatesInOpenLoops();
       Info.UsesWarpIntrinsics |= Inside.Warp;
       Info.UsesAtomics |= Inside.Atomic;
     }
     for (const Expr *Arg : C->arguments())
       if (const ParmVarDecl *P = pointerParamOf(Arg))
         escape(P, "passed to '" + Name + "'");
+    noteElementsPassedByReference(C, Name);
     return true;
+  }
+  /// An element passed to a non-const reference parameter (`set(a[i])`
+  /// with `void set(float &r)`), or the object of a non-const member
+  /// function (`a[i].scale(2)`), may be written inside the callee. The
+  /// assignment and increment operators are modelled as writes already.
+  void noteElementsPassedByReference(const CallExpr *C,
+                                     const std::string &Name) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD)
+      return;
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    const Expr *Object = nullptr;
+    unsigned Shift = 0; // arguments before the first parameter's
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      Object = MC->getImplicitObjectArgument();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C); OC && MD) {
+      Shift = 1;
+      OverloadedOperatorKind Op = OC->getOperator();
+      if (!OC->isAssignmentOp() && Op != OO_PlusPlus && Op != OO_MinusMinus)
+        Object = C->getArg(0);
+    }
+    if (Object && MD && !MD->isConst())
+      if (const ParmVarDecl *P = elementOwner(Object))
+        escape(P, "an element is the object of '" + Name + "'");
+    for (unsigned I = Shift;
+         I < C->getNumArgs() && I - Shift < FD->getNumParams(); ++I) {
+      QualType T = FD->getParamDecl(I - Shift)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        if (const ParmVarDecl *P = elementOwner(C->getArg(I)))
+          escape(P, "an element is passed by reference to '" + Name + "'");
+    }
+  }
+  /// The pointer parameter whose element E is (`a[i]`, `*(a + i)`), or null.
+  const ParmVarDecl *elementOwner(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      return pointerParamOf(AS->getBase());
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_Deref)
+      return pointerParamOf(UO->getSubExpr());
+    return nullptr;
   }
 
   // --- statements whose value is discarded, and returns -------------------
@@ -273,7 +319,12 @@ public:
   }
   bool VisitAsmStmt(AsmStmt *S) {
     Info.AsmStatements.push_back(Text.location(S->getAsmLoc()));
+    communicatesInOpenLoops(); // `bar.sync`, `shfl.sync`: the model cannot tell
     return true;
+  }
+  void communicatesInOpenLoops() {
+    for (size_t I : OpenLoops)
+      Info.Loops[I].ContainsCommunication = true;
   }
   bool VisitCompoundStmt(CompoundStmt *S) {
     for (const Stmt *Child : S->body())
@@ -367,6 +418,14 @@ public:
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->hasAttr<CUDASharedAttr>())
       describeShared(VD);
+    // `float &r = a[i];`: r reads and writes the element where the model
+    // sees only r.
+    if (VD->getType()->isReferenceType() &&
+        !VD->getType().getNonReferenceType().isConstQualified() &&
+        VD->getInit())
+      if (const ParmVarDecl *P = elementOwner(VD->getInit()))
+        escape(P, "an element is bound to the reference '" +
+                      VD->getNameAsString() + "'");
     // A local pointer into a parameter: `float *row = A + i * n;`
     if (VD->hasLocalStorage() && VD->getType()->isPointerType() &&
         VD->getInit()) {

@@ -177,7 +177,7 @@ private:
     L.VarType = C->Var->getType().getAsString();
     if (C->DeclaredOutside)
       if (const DeclRefExpr *Read =
-              readOutsideItsLoops(C->Var, Kernel->getBody()))
+              readOutsideItsLoops(C->Var, Kernel->getBody(), F))
         return "'" + C->Var->getNameAsString() + "' is read at " +
                Text.location(Read->getBeginLoc()) +
                ", outside the loops that assign it, and the tiled loop "

@@ -165,6 +165,7 @@ json::Value toJSON(const LoopInfo &L) {
       {"step_value", optInt(L.StepValue)},
       {"unroll_pragma", L.HasUnrollPragma},
       {"contains_sync", L.ContainsSync},
+      {"contains_communication", L.ContainsCommunication},
       {"unroll_value", strOrNull(L.UnrollValue)},
       {"pragma_span",
        L.HasUnrollPragma ? toJSON(L.PragmaSpan) : json::Value(nullptr)},

@@ -115,7 +115,7 @@ namespace {
 
 class OutsideReads : public RecursiveASTVisitor<OutsideReads> {
 public:
-  explicit OutsideReads(const VarDecl *V) : V(V) {}
+  OutsideReads(const VarDecl *V, const ForStmt *Loop) : V(V), Loop(Loop) {}
   const DeclRefExpr *Found = nullptr;
   bool TraverseForStmt(ForStmt *F) {
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(
@@ -123,7 +123,9 @@ public:
                 ? cast<Expr>(F->getInit())->IgnoreParens()
                 : nullptr);
         BO && BO->getOpcode() == BO_Assign &&
-        referencedVar(BO->getLHS()) == V && !mentions(BO->getRHS()))
+        referencedVar(BO->getLHS()) == V && !mentions(BO->getRHS()) &&
+        (F == Loop ||
+         !F->getSourceRange().fullyContains(Loop->getSourceRange())))
       return true; // assigns V before anything in it reads V
     return RecursiveASTVisitor::TraverseForStmt(F);
   }
@@ -153,13 +155,15 @@ private:
     return false;
   }
   const VarDecl *V;
+  const ForStmt *Loop;
   llvm::DenseSet<const DeclRefExpr *> Written;
 };
 
 } // namespace
 
-const DeclRefExpr *readOutsideItsLoops(const VarDecl *V, const Stmt *Body) {
-  OutsideReads R(V);
+const DeclRefExpr *readOutsideItsLoops(const VarDecl *V, const Stmt *Body,
+                                       const ForStmt *Loop) {
+  OutsideReads R(V, Loop);
   R.TraverseStmt(const_cast<Stmt *>(Body));
   return R.Found;
 }

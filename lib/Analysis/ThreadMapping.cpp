@@ -860,7 +860,8 @@ private:
       R.Begin = Text.text(C->Begin);
       R.End = exclusiveEndText(*C, Text.text(C->End));
       if (C->DeclaredOutside) {
-        if (const DeclRefExpr *Read = readOutsideItsLoops(C->Var, KernelBody))
+        if (const DeclRefExpr *Read =
+                readOutsideItsLoops(C->Var, KernelBody, For))
           Refuse("'" + R.Var + "' is read at " +
                  Text.location(Read->getBeginLoc()) +
                  ", outside the loops that assign it, and a rewritten loop "

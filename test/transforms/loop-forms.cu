@@ -44,6 +44,19 @@ __global__ void counted_tail(const float *a, float *out, int n) {
   }
 }
 
+// The enclosing loop counts with the same variable: its condition reads
+// what the inner loop left in j, so the inner loop keeps j.
+__global__ void shared_counter(const float *a, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j;
+  float acc = 0.0f;
+  for (j = 0; j < 3; j++) {
+    for (j = 0; j < n; j++)
+      acc += a[j];
+    out[i] = acc;
+  }
+}
+
 // One counter, two loops, each assigning it first.
 __global__ void two_loops(const float *a, float *p, float *q, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -82,6 +95,7 @@ int main() {
   dot_left<<<(n + 127) / 128, 128>>>(a, b, c, n);
   counted_tail<<<(n + 127) / 128, 128>>>(a, c, n);
   two_loops<<<(n + 127) / 128, 128>>>(a, c, d, n);
+  shared_counter<<<(n + 127) / 128, 128>>>(a, c, n);
   matvec_old<<<(N_COLS + 127) / 128, 128>>>(a, b, c);
   cudaDeviceSynchronize();
   return 0;
@@ -92,6 +106,7 @@ int main() {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "two_loops.tile.L0"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "two_loops.tile.L1"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "matvec_old.register_tile"
+// KNOBS-DAG: reason = "loop L1: 'j' is read at {{.*}}loop-forms.cu:53:15, outside the loops that assign it, and the tiled loop counts with a variable of its own"
 // KNOBS-DAG: reason = "loop L0: 'k' is read at {{.*}}loop-forms.cu:43:27, outside the loops that assign it, and the tiled loop counts with a variable of its own"
 
 // `<=` stays `<=`; the counter declared before gets one of its own.

@@ -54,6 +54,28 @@ __global__ void with_barrier(float *acc, const float *x, int n) {
   }
 }
 
+// Refused: the lanes of a warp read each other's running sums.
+__global__ void warp_neighbours(float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32;
+  for (int j = 0; j < n; j++) {
+    a[i] += b[j];
+    __syncwarp();
+    c[i] += lane < 31 ? a[i + 1] : 0.0f;
+    __syncwarp();
+  }
+}
+
+// Refused: r reads the element where the model sees only r.
+__global__ void through_reference(int *a, const int *b, int *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int &r = a[i];
+  for (int j = 0; j < n; j++) {
+    a[i] += b[j];
+    c[j * n + i] = r;
+  }
+}
+
 // Refused: a while loop.
 __global__ void while_sum(float *s, const float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -109,6 +131,12 @@ int main() {
   self_sum<<<1, 256>>>(C, 256);
   with_barrier<<<1, 256>>>(C, A, 256);
   while_sum<<<1, 256>>>(C, A, 256);
+  int *ia, *ib, *ic;
+  cudaMalloc(&ia, 256 * sizeof(int));
+  cudaMalloc(&ib, 256 * sizeof(int));
+  cudaMalloc(&ic, 256 * 256 * sizeof(int));
+  warp_neighbours<<<1, 256>>>(A, B, C, 256);
+  through_reference<<<1, 256>>>(ia, ib, ic, 256);
   positive_sum<<<1, 256>>>(C, A, 256);
   cudaDeviceSynchronize();
   return 0;
@@ -119,10 +147,11 @@ int main() {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "row_dot.scalar_replace.L0"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "accum_restrict.scalar_replace.L0"
 // KNOBS-DAG: reason = "loop L0: 'c[k]' at {{.*}}scalar-replace.cu:45:15 may access the element 'c[i]' at {{.*}}:45:7 accesses, which a register would hide from it"
-// KNOBS-DAG: reason = "loop L0: a barrier inside: another thread may read the element between two iterations"
+// KNOBS-DAG: reason = "loop L0: threads synchronize or exchange data inside (a barrier, a warp intrinsic or inline assembly): another thread may read the element between two iterations"
+// KNOBS-DAG: reason = "loop L0: 'a' escapes the analysis (an element is bound to the reference 'r'), so 'a' may be accessed where the model does not see it"
 // KNOBS-DAG: reason = "loop L0: a while loop: whether it runs at all is not known before it starts"
-// KNOBS-DAG: reason = "loop L0: 's[i]' at {{.*}}:73:9 is skipped by a branch in some iterations, so the element is not known to lie inside its array"
-// KNOBS-DAG: reason = "loop L0: 'in[i * 8 + k]' at {{.*}}:81:17 may access the element 'out[i]' at {{.*}}:81:7 accesses (the launch at {{.*}} passes parameters of 'run', and no call of 'run' in this file shows what they point to), which a register would hide from it"
+// KNOBS-DAG: reason = "loop L0: 's[i]' at {{.*}}:95:9 is skipped by a branch in some iterations, so the element is not known to lie inside its array"
+// KNOBS-DAG: reason = "loop L0: 'in[i * 8 + k]' at {{.*}}:103:17 may access the element 'out[i]' at {{.*}}:103:7 accesses (the launch at {{.*}} passes parameters of 'run', and no call of 'run' in this file shows what they point to), which a register would hide from it"
 
 // CHECK-LABEL: void gemm_like(
 // CHECK:       C[i * NJ + j] *= 0.5f;

@@ -74,6 +74,15 @@ __global__ void gather_after_write(float *v, const int *perm, int n) {
   }
 }
 
+// Refused: the element is written through a reference the model does not
+// follow, so the vector store would not know of the write.
+__device__ void set_one(float &r, float v) { r = v + 1.0f; }
+__global__ void through_refs(float *a, const float *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    set_one(a[i], b[i]);
+}
+
 // Refused: nothing is performed for every element.
 __global__ void maybe_copy(const float *in, float *out, int n, int enabled) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -107,6 +116,7 @@ int main() {
   laplace1d<<<(n + 127) / 128, 128>>>(u, v, n);
   gather_after_write<<<(n + 255) / 256, 256>>>(a, m, n);
   maybe_copy<<<(n + 255) / 256, 256>>>(a, b, n, 1);
+  through_refs<<<(n + 255) / 256, 256>>>(a, b, n);
   stride_two<<<(n / 2 + 255) / 256, 256>>>(a, b, n / 2);
   cudaDeviceSynchronize();
   return 0;
@@ -117,8 +127,9 @@ int main() {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "masked_clamp.vectorize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "laplace1d.vectorize"
 // KNOBS-DAG: reason = "'v[perm[i]]' at {{.*}}vectorize-control-flow.cu:72:15 may access the element 'v[i]' at {{.*}}:71:5 accesses: the stream's vector store would move after that read"
+// KNOBS-DAG: reason = "'a' escapes the analysis (an element is passed by reference to 'set_one'), so accesses to 'a' the model does not see may be reordered with its vector loads and stores"
 // KNOBS-DAG: reason = "no global access of the work is both contiguous along 'i' and performed for every element: every access is skipped by a branch, a loop or a return on some path"
-// KNOBS-DAG: reason = "no global access of the work is both contiguous along 'i' and performed for every element: 'out[2 * i]' at {{.*}}:90:5 is not contiguous along x (2 elements apart)"
+// KNOBS-DAG: reason = "no global access of the work is both contiguous along 'i' and performed for every element: 'out[2 * i]' at {{.*}}:99:5 is not contiguous along x (2 elements apart)"
 
 // The filter: four outputs per thread, the taps per output as written.
 // CHECK:          const int col_first = (blockIdx.x * blockDim.x + threadIdx.x) * 4;

@@ -204,6 +204,10 @@ struct LoopInfo {
   std::string Indent;      ///< leading whitespace of the loop's first line
   bool InMacro = false;    ///< written inside a macro expansion
   bool ContainsSync = false; ///< __syncthreads() inside
+  /// Threads may exchange data inside: a block barrier, a warp intrinsic
+  /// (`__syncwarp`, shuffles, votes), inline assembly, or a call of a
+  /// function that does so.
+  bool ContainsCommunication = false;
   SourceSpan Header;         ///< `for (...)`, up to the closing parenthesis
   SourceSpan Body;           ///< the body statement (`;` included)
   std::string VarType;       ///< the induction variable's declared type

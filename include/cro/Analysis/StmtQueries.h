@@ -29,12 +29,15 @@ std::optional<CanonicalFor> canonicalFor(const clang::ForStmt *F,
 /// `(e) + 1` (no overflow where the original terminates: v would overflow).
 std::string exclusiveEndText(const CanonicalFor &C, llvm::StringRef EndText);
 
-/// Where, outside the loops that assign it before they read it (a for
-/// loop whose init is `V = ...`), the body reads V: a rewrite that gives
-/// such a loop its own variable leaves V unchanged for those reads. The
-/// first such read, or null.
+/// Where the body reads V other than inside a for loop that assigns V in
+/// its init before anything reads it and that does not contain Loop: a
+/// rewrite that gives Loop its own variable leaves V unchanged for those
+/// reads (a loop around Loop that assigns V itself still reads what Loop
+/// left in V, in its condition and increment). The first such read, or
+/// null.
 const clang::DeclRefExpr *readOutsideItsLoops(const clang::VarDecl *V,
-                                              const clang::Stmt *Body);
+                                              const clang::Stmt *Body,
+                                              const clang::ForStmt *Loop);
 
 /// True when S only combines values already in registers: no memory read
 /// (subscript, dereference), no call, no assignment or increment.
