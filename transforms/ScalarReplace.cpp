@@ -194,10 +194,8 @@ private:
           continue;
         if (A->Base == E.Array && A->Indices.size() == 1 &&
             A->Indices[0].Affine) {
-          AffineExpr Apart = A->Indices[0].Form - E.Index;
           std::optional<int64_t> By =
-              Apart.hasVariables() ? std::nullopt
-                                   : Apart.constantPart().constantValue();
+              constantDifference(A->Indices[0].Form, E.Index);
           if (By && *By != 0)
             continue; // another element, in every iteration
         }

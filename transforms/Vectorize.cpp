@@ -322,10 +322,8 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
       return OtherArray(A.Base, S, A.Space != "unknown");
     if (A.Indices.size() != 1 || !A.Indices[0].Affine)
       return false;
-    AffineExpr Apart = A.Indices[0].Form - S.Accesses.front()->Indices[0].Form;
-    std::optional<int64_t> By = Apart.hasVariables()
-                                    ? std::nullopt
-                                    : Apart.constantPart().constantValue();
+    std::optional<int64_t> By = constantDifference(
+        A.Indices[0].Form, S.Accesses.front()->Indices[0].Form);
     return By && *By != 0;
   };
   auto Where = [&](const AccessInfo &A) {

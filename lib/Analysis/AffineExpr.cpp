@@ -213,4 +213,12 @@ std::string termCText(const SymPoly &Coef, const std::string &Var) {
   return Out;
 }
 
+std::optional<int64_t> constantDifference(const AffineExpr &A,
+                                          const AffineExpr &B) {
+  AffineExpr D = A - B;
+  if (D.hasVariables())
+    return std::nullopt;
+  return D.constantPart().constantValue();
+}
+
 } // namespace cro

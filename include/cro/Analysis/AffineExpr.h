@@ -84,6 +84,11 @@ private:
 /// The order in which variables are printed: thread, block, others.
 std::vector<std::string> orderedVariables(const AffineExpr &E);
 
+/// A - B when it is a plain number (the two indices a constant apart,
+/// whatever the variables), else nullopt.
+std::optional<int64_t> constantDifference(const AffineExpr &A,
+                                          const AffineExpr &B);
+
 /// C text of Coef * Var (Var "" for the constant) as terms to append, each
 /// product computed in 64 bits: " + (long long)ny * i", " - 1". A rewrite
 /// writes an index the model computed this way, in the variables in scope
