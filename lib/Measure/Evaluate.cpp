@@ -14,13 +14,61 @@ using namespace llvm;
 
 namespace cro {
 
+StringRef objectiveName(Objective O) {
+  return O == Objective::ProgramTime ? "program" : "per-launch";
+}
+
+std::optional<Objective> parseObjective(StringRef Name) {
+  if (Name == "program")
+    return Objective::ProgramTime;
+  if (Name == "per-launch")
+    return Objective::PerLaunch;
+  return std::nullopt;
+}
+
+double kernelObjectiveMs(const KernelTiming &T, Objective O) {
+  if (O == Objective::ProgramTime)
+    return T.ProgramMs;
+  return T.Replayed ? T.Time.Median : 0.0;
+}
+
+void addProgramTime(const RunResult &Res,
+                    std::map<std::string, KernelProgramTime> &Into) {
+  std::map<std::string, std::vector<const KernelRecord *>> Own;
+  for (const KernelRecord &K : Res.Kernels)
+    if (!K.Replay)
+      Own[K.Kernel].push_back(&K);
+  std::map<std::pair<std::string, int>, double> Replayed;
+  for (const ReplayRecord &X : Res.Replays)
+    if (!X.TimesMs.empty())
+      Replayed[{X.Kernel, X.Launch}] = summarize(X.TimesMs).Median;
+  for (auto &[Kernel, Records] : Own) {
+    // Launch order: the library numbers a kernel's launches as the program
+    // makes them, and they start in that order on the GPU.
+    std::stable_sort(Records.begin(), Records.end(),
+                     [](const KernelRecord *A, const KernelRecord *B) {
+                       return A->StartNs < B->StartNs;
+                     });
+    KernelProgramTime &T = Into[Kernel];
+    for (size_t I = 0; I < Records.size(); ++I) {
+      auto It = Replayed.find({Kernel, int(I)});
+      T.Ms += It != Replayed.end() ? It->second : Records[I]->ms();
+      T.RecordMs.push_back(Records[I]->ms());
+      T.Registers = Records[I]->Registers;
+    }
+    T.Launches += Records.size();
+  }
+}
+
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
                       StringRef Tag, bool Capture) {
   ProgramRun P;
+  P.Goal = Opts.Goal;
   std::vector<std::vector<std::string>> Sets = Opts.ArgSets;
   if (Sets.empty())
     Sets.push_back({});
   std::map<std::string, std::vector<double>> Samples;
+  std::map<std::string, KernelProgramTime> Program;
   for (size_t S = 0; S < Sets.size(); ++S) {
     SmallString<256> Dir(Opts.WorkDir);
     sys::path::append(Dir, (Tag + "." + Twine(S)).str());
@@ -67,6 +115,7 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
       P.Timings[X.Kernel].Registers = X.Registers;
       P.Timings[X.Kernel].Occupancy = X.Occupancy;
     }
+    addProgramTime(*Res, Program);
   }
   for (auto &[K, V] : Samples) {
     KernelTiming &T = P.Timings[K];
@@ -74,6 +123,20 @@ ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
     T.Samples = V;
     T.Time = summarize(V);
     T.RunMedians = {T.Time.Median};
+    T.Replayed = true;
+  }
+  for (auto &[K, L] : Program) {
+    KernelTiming &T = P.Timings[K];
+    T.Kernel = K;
+    T.Launches = L.Launches;
+    T.RunProgramMs = {L.Ms};
+    T.ProgramMs = L.Ms;
+    if (!T.Replayed) {
+      // Not a target: its own launches describe it.
+      T.Time = summarize(L.RecordMs);
+      T.RunMedians = {T.Time.Median};
+      T.Registers = L.Registers;
+    }
   }
   P.Ok = true;
   return P;
@@ -269,15 +332,26 @@ namespace {
 void merge(ProgramRun &Into, const ProgramRun &Run) {
   for (const auto &[K, T] : Run.Timings) {
     KernelTiming &M = Into.Timings[K];
+    M.Kernel = K;
     M.Samples.insert(M.Samples.end(), T.Samples.begin(), T.Samples.end());
     M.RunMedians.push_back(T.Time.Median);
+    // A kernel some run did not launch at all counts 0 ms there.
+    M.RunProgramMs.resize(Into.RunCount, 0.0);
+    M.RunProgramMs.push_back(T.ProgramMs);
+    M.Replayed |= T.Replayed;
+    M.Launches = std::max(M.Launches, T.Launches);
   }
+  ++Into.RunCount;
+  for (auto &[K, M] : Into.Timings)
+    M.RunProgramMs.resize(Into.RunCount, 0.0);
 }
 
 void finish(ProgramRun &P) {
   for (auto &[K, T] : P.Timings) {
-    T.Time = summarize(T.Samples);
+    if (T.Replayed)
+      T.Time = summarize(T.Samples);
     T.Time.Median = summarize(T.RunMedians).Median;
+    T.ProgramMs = summarize(T.RunProgramMs).Median;
   }
 }
 
@@ -342,30 +416,42 @@ Evaluation evaluate(const std::string &OriginalExe,
   return E;
 }
 
-std::optional<double> totalMedianMs(const ProgramRun &R) {
-  double Sum = 0;
-  for (const auto &[K, T] : R.Timings)
-    Sum += T.Time.Median;
-  if (R.Timings.empty() || Sum <= 0)
+std::optional<double> objectiveMs(const ProgramRun &R) {
+  std::vector<double> Runs = runObjectivesMs(R);
+  if (Runs.empty())
     return std::nullopt;
-  return Sum;
+  double M = summarize(Runs).Median;
+  if (M <= 0)
+    return std::nullopt;
+  return M;
 }
 
-std::vector<double> runTotalsMs(const ProgramRun &R) {
+std::vector<double> runObjectivesMs(const ProgramRun &R) {
   std::vector<double> Out;
   for (const auto &[K, T] : R.Timings) {
-    if (Out.size() < T.RunMedians.size())
-      Out.resize(T.RunMedians.size(), 0.0);
-    for (size_t I = 0; I < T.RunMedians.size(); ++I)
-      Out[I] += T.RunMedians[I];
+    if (R.Goal == Objective::PerLaunch && !T.Replayed)
+      continue;
+    const std::vector<double> &V =
+        R.Goal == Objective::ProgramTime ? T.RunProgramMs : T.RunMedians;
+    if (Out.size() < V.size())
+      Out.resize(V.size(), 0.0);
+    for (size_t I = 0; I < V.size(); ++I)
+      Out[I] += V[I];
   }
   return Out;
 }
 
 double totalSpreadMs(const ProgramRun &R) {
+  std::vector<double> Runs = runObjectivesMs(R);
+  if (R.Goal == Objective::ProgramTime && Runs.size() > 1) {
+    Summary S = summarize(Runs);
+    return S.P75 - S.P25;
+  }
+  // One run: the spread of its replays is what it knows of its noise.
   double S = 0;
   for (const auto &[K, T] : R.Timings)
-    S += T.Time.P75 - T.Time.P25;
+    if (T.Replayed)
+      S += T.Time.P75 - T.Time.P25;
   return S;
 }
 

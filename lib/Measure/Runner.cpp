@@ -44,6 +44,7 @@ void parseInjectionOutput(StringRef Text, RunResult &R) {
       K.StartNs = O->getInteger("start_ns").value_or(0);
       K.EndNs = O->getInteger("end_ns").value_or(0);
       K.Registers = O->getInteger("registers").value_or(0);
+      K.Replay = O->getBoolean("replay").value_or(false);
       readDims(*O, "grid", K.Grid);
       readDims(*O, "block", K.Block);
       R.Kernels.push_back(K);

@@ -140,6 +140,14 @@ std::string svgPlot(const TuningReport &R, bool AgainstTime, StringRef Id) {
 
 } // namespace
 
+std::string objectiveDescription(StringRef Objective) {
+  if (Objective == "program")
+    return "the program's GPU time (every launch of every kernel)";
+  if (Objective == "per-launch")
+    return "the sum of the kernels' median times per launch";
+  return Objective.str();
+}
+
 json::Value toJSON(const TuningReport &R) {
   json::Array Evals;
   for (const ReportEvaluation &E : R.Evaluations)
@@ -180,6 +188,10 @@ json::Value toJSON(const TuningReport &R) {
        R.BestMs ? json::Value(R.OriginalMs / *R.BestMs) : json::Value(nullptr)},
       {"confirm_runs", R.ConfirmRuns},
       {"faster_beyond_noise", R.FasterBeyondNoise},
+      {"speedup_lower_bound", optional(R.SpeedupLowerBound)},
+      {"confidence", R.Confidence},
+      {"min_gain", R.MinGain},
+      {"objective", R.Objective},
       {"decision", R.Decision},
       {"best_config", R.BestConfig},
       {"best_sequence", json::Array(std::vector<json::Value>(
@@ -208,6 +220,10 @@ std::string toMarkdown(const TuningReport &R) {
   OS << "- Strategy: " << R.Strategy << ", budget " << R.Budget << ", seed "
      << R.Seed << "; stopped: " << R.StopReason << "\n";
   OS << "- Time: " << timeSummary(R) << "\n";
+  OS << "- Objective: " << objectiveDescription(R.Objective)
+     << formatv("; a variant is written when faster by at least {0:P1}",
+                R.MinGain)
+     << "\n";
   OS << "\n## Result\n\n" << R.Decision << "\n\n";
   OS << formatv("| | median | spread (IQR) |\n|---|---|---|\n| original | "
                 "{0:f4} ms | {1:f4} ms |\n",
@@ -276,7 +292,12 @@ std::string toHTML(const TuningReport &R) {
        << html(R.Nvcc);
   OS << ". Strategy " << html(R.Strategy) << ", budget " << R.Budget
      << ", seed " << R.Seed << "; stopped: " << html(R.StopReason)
-     << ". Time: " << html(timeSummary(R)) << ".</p>\n";
+     << ". Time: " << html(timeSummary(R))
+     << ". Objective: " << html(objectiveDescription(R.Objective))
+     << formatv("; a variant is written when faster by at least {0:P1}",
+                R.MinGain)
+            .str()
+     << ".</p>\n";
   OS << "<h2>Result</h2><p id=\"decision\">" << html(R.Decision) << "</p>\n";
   OS << "<table id=\"result\"><tr><th></th><th>median</th><th>spread "
         "(IQR)</th></tr>"

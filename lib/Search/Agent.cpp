@@ -11,6 +11,12 @@
 //    pays when the child is at least 1% faster than its parent.
 //  - It opens with probes: one move of each role from the original, the
 //    block shape first (two probes, larger then smaller).
+//  - It never ends below the best block shape alone, the classic
+//    autotuner's result: when every combination of the block-shape knobs
+//    fits in half the budget it sweeps them all (else, when it fits, each
+//    block knob alone and then the per-kernel bests together), one sweep
+//    point every other proposal, and the loop does not stop for
+//    convergence before the sweep is done.
 //  - The arms start from priors: the kernel's features (a reduction loop
 //    favours staging and register tiling, a streaming kernel coarsening and
 //    vectorization), and transfer from earlier searches of similar kernels
@@ -54,6 +60,11 @@ public:
     applyFeaturePriors();
     applyTransferPriors();
     planProbes();
+    planBlockSweep();
+  }
+
+  unsigned committed() const override {
+    return unsigned(Sweep.size()) + (SweepCombinationDue ? 1 : 0);
   }
   StringRef name() const override { return "agent"; }
 
@@ -66,6 +77,10 @@ public:
         Opening.pop_front();
         if (fresh(P.P))
           Out.push_back(propose(std::move(P.P), P.Why, P.Move));
+        continue;
+      }
+      if (std::optional<Proposal> P = nextSweepPoint()) {
+        Out.push_back(propose(std::move(P->P), P->Why, P->Move));
         continue;
       }
       std::optional<Proposal> P = combine();
@@ -283,6 +298,116 @@ private:
     }
   }
 
+  /// The sweep of the block shapes (see the file comment): every
+  /// combination when they fit in half the budget, else each block knob's
+  /// values with the others at the original's, then the best of each
+  /// together.
+  void planBlockSweep() {
+    const auto &Dims = Space.dimensions();
+    std::vector<size_t> Block;
+    double Product = 1, Sum = 0;
+    for (size_t I = 0; I < Dims.size(); ++I)
+      if (Dims[I].Role == KnobRole::BlockShape && Dims[I].Values.size() > 1) {
+        Block.push_back(I);
+        Product *= Dims[I].Values.size();
+        Sum += Dims[I].Values.size() - 1;
+      }
+    const double Half = (Ctx.Budget ? Ctx.Budget : 100) / 2.0;
+    if (Block.empty() || Sum > Half)
+      return;
+    const Point Default = Space.defaultPoint();
+    auto Add = [&](const Point &P, const std::string &Why) {
+      if (P != Default) {
+        Parents.try_emplace(P, Default, BlockMove);
+        Sweep.push_back({P, Why, BlockMove});
+      }
+    };
+    if (Product - 1 <= Half) {
+      std::string Why =
+          formatv("sweep of the block shapes ({0} combinations, within half "
+                  "the budget), so that the result is never below the best "
+                  "block shape alone",
+                  Product)
+              .str();
+      Point P = Default;
+      for (size_t I : Block)
+        P[I] = 0;
+      while (true) { // every combination, in odometer order
+        Add(P, Why);
+        size_t K = 0;
+        for (; K < Block.size(); ++K) {
+          if (++P[Block[K]] < Dims[Block[K]].Values.size())
+            break;
+          P[Block[K]] = 0;
+        }
+        if (K == Block.size())
+          break;
+      }
+      return;
+    }
+    for (size_t I : Block)
+      for (unsigned V = 0; V < Dims[I].Values.size(); ++V) {
+        Point P = Default;
+        P[I] = V;
+        Add(P, formatv("sweep of '{0}' with the other block shapes as in the "
+                       "original ({1} combinations are too many for half "
+                       "the budget; each kernel's best is combined after)",
+                       Dims[I].Knob, Product)
+                   .str());
+      }
+    SweepDims = Block;
+    SweepCombinationDue = true;
+  }
+
+  /// The sweep's next point, every other proposal (every one when the
+  /// budget left is no more than the sweep), or nullopt.
+  std::optional<Proposal> nextSweepPoint() {
+    size_t Left =
+        Ctx.Budget > Proposed.size() ? Ctx.Budget - Proposed.size() : 0;
+    while (!Sweep.empty()) {
+      bool Pressed = Ctx.Budget && Left <= Sweep.size() + 1;
+      if (!Pressed && !(SweepTurn = !SweepTurn))
+        return std::nullopt;
+      Proposal P = std::move(Sweep.front());
+      Sweep.pop_front();
+      if (fresh(P.P))
+        return P;
+      SweepTurn = !SweepTurn; // already tried: the turn is not used
+    }
+    if (!SweepCombinationDue)
+      return std::nullopt;
+    // Each block knob at its best value in the sweep, once every sweep
+    // point (and the original) is told.
+    const Point Default = Space.defaultPoint();
+    Point Combined = Default;
+    for (size_t I : SweepDims) {
+      const Trial *BestHere = nullptr;
+      for (unsigned V = 0; V < Space.dimensions()[I].Values.size(); ++V) {
+        Point P = Default;
+        P[I] = V;
+        auto It = Told.find(P);
+        if (It == Told.end()) {
+          if (Proposed.count(P))
+            return std::nullopt; // still being measured
+          continue;              // invalid: never proposed
+        }
+        if (It->second.ok() &&
+            (!BestHere || *It->second.Time < *BestHere->Time))
+          BestHere = &It->second;
+      }
+      if (BestHere)
+        Combined[I] = BestHere->P[I];
+    }
+    SweepCombinationDue = false;
+    if (!fresh(Combined))
+      return std::nullopt;
+    Parents.try_emplace(Combined, Default, BlockMove);
+    return Proposal{Combined,
+                    "every block knob at its best value in the sweep, "
+                    "together",
+                    BlockMove};
+  }
+
   /// The best point with the changes of another move that paid applied on
   /// top: two improvements found separately are tried together.
   std::optional<Proposal> combine() {
@@ -470,6 +595,10 @@ private:
   std::map<Point, std::pair<Point, std::string>> Parents;
   std::deque<Proposal> Opening;
   std::deque<Proposal> LaterProbes;
+  std::deque<Proposal> Sweep;    ///< planBlockSweep's points not yet proposed
+  bool SweepTurn = false;        ///< whose turn: the sweep's or the others'
+  std::vector<size_t> SweepDims; ///< knobs swept one at a time
+  bool SweepCombinationDue = false;
   std::set<Point> CombinedFrom;
   size_t LastImprovement = 0;
   RandomForest Model;

@@ -74,8 +74,11 @@ Error GpuEvaluator::measureOriginal() {
                            "the original program does not run cleanly, so no "
                            "variant can be verified against it: " +
                                R.Problem);
-    std::optional<double> T = totalMedianMs(R);
-    if (!T)
+    std::optional<double> T = objectiveMs(R);
+    bool TargetLaunched = Opts.Eval.Run.MaxLaunches <= 0;
+    for (const auto &[K, Timing] : R.Timings)
+      TargetLaunched |= Timing.Replayed;
+    if (!T || !TargetLaunched)
       return makeToolError(ExitCode::NotVerified,
                            "the original program ran, but none of the target "
                            "kernels was launched (check --run arguments)");
@@ -205,7 +208,7 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
     T.Reason = Why;
     return T;
   }
-  std::optional<double> Time = totalMedianMs(R);
+  std::optional<double> Time = objectiveMs(R);
   if (!Time) {
     T.Verdict = "run-failed";
     T.Reason = "no target kernel was timed";

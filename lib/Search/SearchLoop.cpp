@@ -53,7 +53,8 @@ private:
       return "budget";
     if (timeUp())
       return "time limit";
-    if (Opts.Patience && R.Trials.size() > Opts.Patience) {
+    if (Opts.Patience && R.Trials.size() > Opts.Patience &&
+        Strategy.committed() == 0) {
       double Now = R.Trace.back();
       double Then = R.Trace[R.Trace.size() - 1 - Opts.Patience];
       if (std::isfinite(Now) && Now >= Then * (1 - Opts.Tolerance))

@@ -185,13 +185,17 @@ TEST(Search, EveryStrategyIsDeterministicAndFindsTheOptimum) {
 /// for what it measured, and counts what it measures.
 class RememberingEvaluator : public Evaluator {
 public:
-  RememberingEvaluator(const RecordedSpace &S, std::map<Point, Trial> &Store)
-      : Sim(S), Store(Store) {}
+  /// Keeps the first Keep measurements only: the search was interrupted
+  /// after them (the rest was never written to the database).
+  RememberingEvaluator(const RecordedSpace &S, std::map<Point, Trial> &Store,
+                       unsigned Keep = ~0u)
+      : Sim(S), Store(Store), Keep(Keep) {}
   std::vector<Trial> evaluate(ArrayRef<Proposal> Batch) override {
     std::vector<Trial> Out = Sim.evaluate(Batch);
     for (size_t I = 0; I < Out.size(); ++I) {
       Out[I].P = Batch[I].P;
-      Store[Out[I].P] = Out[I];
+      if (Measured < Keep)
+        Store[Out[I].P] = Out[I];
       ++Measured;
     }
     return Out;
@@ -209,6 +213,7 @@ public:
 private:
   SimulatedEvaluator Sim;
   std::map<Point, Trial> &Store;
+  unsigned Keep;
 };
 
 TEST(Search, InterruptedSearchResumesWithoutMeasuringAgain) {
@@ -216,11 +221,14 @@ TEST(Search, InterruptedSearchResumesWithoutMeasuringAgain) {
     RecordedSpace S = syntheticSpace();
     SearchResult Whole = simulate(S, Name, 3, 18);
 
+    // Interrupted after 9: the same search, whose database kept the first
+    // 9 results (a strategy's plan may depend on its budget, so the
+    // interrupted run had the whole one).
     std::map<Point, Trial> Store;
     RecordedSpace S1 = syntheticSpace();
-    RememberingEvaluator First(S1, Store);
-    simulate(S1, Name, 3, 9, &First); // interrupted after 9
-    EXPECT_EQ(First.Measured, 9u);
+    RememberingEvaluator First(S1, Store, 9);
+    simulate(S1, Name, 3, 18, &First);
+    EXPECT_EQ(Store.size(), 9u);
 
     RecordedSpace S2 = syntheticSpace();
     RememberingEvaluator Second(S2, Store);
@@ -300,3 +308,115 @@ TEST(RandomForest, LearnsAndKnowsWhatItDoesNotKnow) {
 }
 
 } // namespace
+
+namespace {
+
+/// A recorded space of Kernels kernels, each with a 12-value block knob
+/// whose best value (32 threads, far from the default 256) gives no hint in
+/// its neighbours, and an unroll knob worth 2% a step. The program's time is
+/// the sum of its kernels'.
+RecordedSpace needleSpace(int Kernels) {
+  const int Blocks[] = {32,  64,  96,  128, 160, 192,
+                        256, 320, 384, 512, 768, 1024};
+  const char *Unrolls[] = {"none", "2", "4", "8"};
+  json::Array Knobs, Points;
+  for (int K = 0; K < Kernels; ++K) {
+    std::string Name = "k" + std::to_string(K);
+    Knobs.push_back(
+        json::Object{{"id", Name + ".block"},
+                     {"transform", "block-size"},
+                     {"role", "block-shape"},
+                     {"values", json::Array(std::vector<json::Value>(
+                                    std::begin(Blocks), std::end(Blocks)))},
+                     {"default", 256}});
+    Knobs.push_back(json::Object{{"id", Name + ".unroll.L0"},
+                                 {"transform", "unroll"},
+                                 {"role", "unroll"},
+                                 {"values", json::Array{"none", "2", "4", "8"}},
+                                 {"default", "none"}});
+  }
+  // Every point: an odometer over (block, unroll) per kernel.
+  std::vector<unsigned> Digit(2 * Kernels, 0);
+  while (true) {
+    json::Object C;
+    double Ms = 0;
+    for (int K = 0; K < Kernels; ++K) {
+      int B = Blocks[Digit[2 * K]];
+      unsigned U = Digit[2 * K + 1];
+      std::string Name = "k" + std::to_string(K);
+      if (B != 256)
+        C[Name + ".block"] = B;
+      if (U)
+        C[Name + ".unroll.L0"] = Unrolls[U];
+      Ms += (B == 32 ? 1.0 : 2.0) * std::pow(0.98, U);
+    }
+    Points.push_back(json::Object{
+        {"config", std::move(C)}, {"verdict", "verified"}, {"time_ms", Ms}});
+    size_t I = 0;
+    for (; I < Digit.size(); ++I) {
+      if (++Digit[I] < (I % 2 ? 4u : 12u))
+        break;
+      Digit[I] = 0;
+    }
+    if (I == Digit.size())
+      break;
+  }
+  Expected<RecordedSpace> R =
+      RecordedSpace::fromJSON(json::Object{{"name", "needle"},
+                                           {"knobs", std::move(Knobs)},
+                                           {"points", std::move(Points)}},
+                              "needle");
+  EXPECT_TRUE(bool(R)) << toString(R.takeError());
+  return std::move(*R);
+}
+
+/// The agent's best time at Budget with the main command's patience.
+double agentBest(RecordedSpace &S, uint64_t Seed, unsigned Budget,
+                 SearchResult *Out = nullptr) {
+  StrategyContext Ctx{S.space(), Seed, {}, {}, Budget};
+  auto Strat = makeStrategy("agent", Ctx);
+  EXPECT_TRUE(bool(Strat));
+  SimulatedEvaluator Sim(S);
+  SearchOptions Opts;
+  Opts.Budget = Budget;
+  Opts.Batch = 4;
+  Opts.Patience = 10;
+  SearchResult R = runSearch(S.space(), **Strat, Sim, Opts);
+  double Best = R.Best ? *R.Trials[*R.Best].Time : 1e9;
+  if (Out)
+    *Out = std::move(R);
+  return Best;
+}
+
+} // namespace
+
+TEST(Agent, NeverBelowTheBestBlockShapeAlone) {
+  // One kernel: 11 other block shapes fit in half of a budget of 30, so
+  // the agent sweeps them all -- and the patience of 10 does not stop it
+  // before (nothing improves on the original for many evaluations).
+  for (uint64_t Seed : {1, 2, 3, 4, 5}) {
+    RecordedSpace S = needleSpace(1);
+    SearchResult R;
+    double Best = agentBest(S, Seed, 30, &R);
+    EXPECT_LE(Best, 1.0) << "seed " << Seed << ", stopped: " << R.StopReason;
+    bool Swept = false;
+    for (const Trial &T : R.Trials)
+      Swept |= T.Why.find("sweep of the block shapes") != std::string::npos;
+    EXPECT_TRUE(Swept);
+  }
+  // Two kernels: 144 combinations do not fit in 30 of a budget of 60, the
+  // 22 single-knob changes do; the best of each, combined, is the optimum
+  // of block shapes alone (the kernels' times add up).
+  for (uint64_t Seed : {1, 2, 3}) {
+    RecordedSpace S = needleSpace(2);
+    SearchResult R;
+    double Best = agentBest(S, Seed, 60, &R);
+    EXPECT_LE(Best, 2.0) << "seed " << Seed << ", stopped: " << R.StopReason;
+  }
+  // Too many block shapes for half the budget: no sweep is promised.
+  RecordedSpace S = needleSpace(2);
+  StrategyContext Ctx{S.space(), 1, {}, {}, 20};
+  auto Strat = makeStrategy("agent", Ctx);
+  ASSERT_TRUE(bool(Strat));
+  EXPECT_EQ((*Strat)->committed(), 0u);
+}

@@ -121,6 +121,21 @@ cl::opt<unsigned> Runs("runs",
                                 "runs the original this many times and each "
                                 "variant once)"),
                        cl::init(5), cl::cat(Category));
+cl::opt<std::string> ObjectiveOpt(
+    "objective",
+    cl::desc("What 'faster' means: 'program' (default) is the program's GPU "
+             "time, every launch of every kernel counted once; 'per-launch' "
+             "is the sum over the target kernels of each one's median time "
+             "per launch (the objective before 2026-12). Part of the tuning "
+             "problem's identity in the database, so a --replay must be given "
+             "it as the search was"),
+    cl::init("program"), cl::cat(Category));
+cl::opt<double> MinGain(
+    "min-gain",
+    cl::desc("The main command writes a variant only when it is faster than "
+             "the original by at least this fraction with 95% confidence "
+             "over interleaved runs (default 0.02 = 2%; at least 5 runs each)"),
+    cl::init(0.02), cl::cat(Category));
 cl::opt<int> MaxLaunches(
     "max-launches",
     cl::desc("With --measure: launches of each kernel that are replayed and "
@@ -463,6 +478,13 @@ static std::string badNumericOption() {
            ": seconds must be >= 0 (0: no limit)";
   if (Given(Runs) && Runs == 0)
     return "--runs 0: at least one run is needed to time anything";
+  if (Given(ObjectiveOpt) && !parseObjective(ObjectiveOpt))
+    return "--objective '" + ObjectiveOpt +
+           "': the objective is 'program' or 'per-launch'";
+  if (Given(MinGain) &&
+      !(MinGain >= 0 && MinGain < 10 && std::isfinite(MinGain)))
+    return "--min-gain " + Num(MinGain) +
+           ": a fraction >= 0 (0.02 = a 2% gain) and below 10";
   if (Given(Replays) && Replays < 0)
     return "--replays " + std::to_string(Replays) +
            ": replays per launch must be >= 0 (0: the default)";
@@ -541,6 +563,8 @@ std::string optionWithoutEffect(unsigned Mode) {
       {&CheckCommand, Running},
       {&Replays, Running},
       {&Runs, Running},
+      {&ObjectiveOpt, Workload},
+      {&MinGain, ModeTune | ModeMeasure},
       {&MaxLaunches, Running},
       {&MaxCaptures, Running},
       {&FlushL2, Running},
@@ -868,6 +892,8 @@ int run(int argc, char **argv) {
   Req.MaxCaptures = std::max(0, MaxCaptures.getValue());
   Req.Profile = Profile;
   Req.Runs = std::max(1u, Runs.getValue());
+  Req.Goal = parseObjective(ObjectiveOpt).value_or(Objective::ProgramTime);
+  Req.MinGain = MinGain;
   Req.FlushL2 = FlushL2;
   Req.TimeoutSeconds = RunTimeout;
   if (RelTolOpt > 0)

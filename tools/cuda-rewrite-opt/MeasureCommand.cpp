@@ -1,6 +1,7 @@
 #include "MeasureCommand.h"
 #include "cro/Build/Builder.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Decision.h"
 #include "cro/Measure/Evaluate.h"
 #include "cro/Measure/Profiler.h"
 #include "cro/Support/AtomicFile.h"
@@ -29,7 +30,12 @@ json::Value timingsJSON(const ProgramRun &R) {
         {"max_ms", T.Time.Max},
         {"replays", int64_t(T.Time.N)},
         {"registers", int64_t(T.Registers)},
-        {"occupancy", T.Occupancy}};
+        {"occupancy", T.Occupancy},
+        {"replayed", T.Replayed},
+        {"launches", int64_t(T.Launches)},
+        {"program_ms", T.ProgramMs},
+        {"run_program_ms", json::Array(std::vector<json::Value>(
+                               T.RunProgramMs.begin(), T.RunProgramMs.end()))}};
   return O;
 }
 
@@ -64,6 +70,7 @@ Expected<EvaluateOptions> evaluateOptions(const MeasureRequest &Req,
   E.Run.TimeoutSeconds = Req.TimeoutSeconds;
   E.RelTol = Req.RelTol;
   E.Runs = Req.Runs;
+  E.Goal = Req.Goal;
   for (const KernelInfo &K : Model.Kernels)
     E.Run.TargetKernels.push_back(K.Name);
   // Clang could not parse the program: its kernels have no names here, so
@@ -193,6 +200,26 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
           {"slower_beyond_noise", fasterAcrossRuns(T, It->second)}};
     }
     Report["speedups"] = std::move(Speedups);
+    // The whole program, by the objective, and what the main command's
+    // rule would decide from these runs.
+    std::vector<double> O = runObjectivesMs(Ev.Original),
+                        V = runObjectivesMs(Ev.Variant);
+    GainRule Rule;
+    Rule.MinGain = Req.MinGain;
+    GainDecision G = decideGain(O, V, Rule);
+    Report["program"] = json::Object{
+        {"objective", objectiveName(Req.Goal)},
+        {"original_runs_ms",
+         json::Array(std::vector<json::Value>(O.begin(), O.end()))},
+        {"variant_runs_ms",
+         json::Array(std::vector<json::Value>(V.begin(), V.end()))},
+        {"speedup", G.Ratio},
+        {"speedup_lower_bound",
+         G.LowerBound ? json::Value(*G.LowerBound) : json::Value(nullptr)},
+        {"confidence", G.Confidence},
+        {"min_gain", Rule.MinGain},
+        {"would_write", G.Faster && Verified},
+        {"why", G.Why}};
     if (Req.Profile) {
       std::string Ncu = findNcu(PF.Cuda.Root);
       std::vector<std::string> Args =

@@ -33,6 +33,10 @@ struct MeasureRequest {
   int Replays = 0;
   bool Profile = false; ///< also collect ncu metrics
   unsigned Runs = 5;
+  /// What "faster" means (--objective): the program's GPU time by default.
+  Objective Goal = Objective::ProgramTime;
+  /// The smallest speed-up the main command writes (--min-gain).
+  double MinGain = 0.02;
   int MaxLaunches = 3; ///< launches per kernel replayed (timed)
   int MaxCaptures = 8; ///< launches per kernel whose outputs are compared
   bool FlushL2 = false;

@@ -66,6 +66,11 @@ std::string sourceHash(StringRef Source, const MeasureRequest &Req) {
   Add(Req.BuildTemplate);
   for (const std::string &A : Req.RunArgs)
     Add(A);
+  // What the stored times measure. Databases written before the objective
+  // was the program's GPU time (2026-12) measured per launch, and have no
+  // such entry: they stay the identity of `--objective per-launch`.
+  if (Req.Goal == Objective::ProgramTime)
+    Add("objective=program");
   std::array<uint8_t, 32> D = H.final();
   return toHex(ArrayRef<uint8_t>(D.data(), D.size()), /*LowerCase=*/true);
 }

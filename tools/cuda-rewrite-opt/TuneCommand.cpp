@@ -3,6 +3,7 @@
 #include "Progress.h"
 #include "SearchReport.h"
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Measure/Decision.h"
 #include "cro/Measure/Harness.h"
 #include "cro/Measure/Profiler.h"
 #include "cro/Report/TuningReport.h"
@@ -174,6 +175,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
 
   TuningReport Rep;
   Rep.Tool = Req.ToolVersion;
+  Rep.Objective = objectiveName(Req.Search.Measure.Goal).str();
+  Rep.MinGain = Req.Search.Measure.MinGain;
   Rep.File = Ctx.FilePath.str();
   Rep.Gpu = (*S)->gpu().Name;
   Rep.Arch = (*S)->gpu().Arch;
@@ -204,7 +207,9 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
     Rep.Decision = "No variant was faster than the original: the output is "
                    "the original, unchanged.";
   } else {
-    unsigned Runs = std::max(3u, Req.Search.Measure.Runs);
+    GainRule Rule;
+    Rule.MinGain = Req.Search.Measure.MinGain;
+    unsigned Runs = std::max(Rule.MinRuns, Req.Search.Measure.Runs);
     P.say(formatv("confirming the best candidate ({0:f2}x in the search) "
                   "against the original, {1} interleaved runs each",
                   *Original.Time / *Best->Time, Runs)
@@ -213,7 +218,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
     auto ConfirmStart = Clock::now();
     Evaluation C = (*S)->confirm(Best->P, Runs, &OriginalExe, &VariantExe);
     Rep.ConfirmSeconds = secondsSince(ConfirmStart);
-    std::vector<double> O = runTotalsMs(C.Original), V = runTotalsMs(C.Variant);
+    std::vector<double> O = runObjectivesMs(C.Original),
+                        V = runObjectivesMs(C.Variant);
     Rep.ConfirmRuns = Runs;
     if (!C.Verified) {
       Rep.Decision = "The best candidate failed verification when measured "
@@ -226,9 +232,10 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
       Rep.BestSpreadMs = totalSpreadMs(C.Variant);
       Rep.BestConfig = Space.key(Best->P);
       Rep.BestSequence = rewritesByKernel(Space, Best->P);
-      Rep.FasterBeyondNoise = !O.empty() && !V.empty() &&
-                              *std::max_element(V.begin(), V.end()) <
-                                  *std::min_element(O.begin(), O.end());
+      GainDecision G = decideGain(O, V, Rule);
+      Rep.FasterBeyondNoise = G.Faster;
+      Rep.SpeedupLowerBound = G.LowerBound;
+      Rep.Confidence = G.Confidence;
       for (const auto &[K, T] : C.Original.Timings) {
         auto It = C.Variant.Timings.find(K);
         auto Get = [&](auto F)
@@ -241,6 +248,16 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
           auto [A, B] = Get(F);
           Rep.Metrics.push_back({K, Name.str(), A, B});
         };
+        Add("launches", [](const KernelTiming &X) { return X.Launches; });
+        Add("GPU time in the program (ms)",
+            [](const KernelTiming &X) { return X.ProgramMs; });
+        Add("share of the program's GPU time", [&](const KernelTiming &X) {
+          // Of its own program's total (the original's or the variant's).
+          double Total = 0;
+          for (const auto &[N, Y] : (&X == &T ? C.Original : C.Variant).Timings)
+            Total += Y.ProgramMs;
+          return Total > 0 ? X.ProgramMs / Total : 0.0;
+        });
         Add("median time per launch (ms)",
             [](const KernelTiming &X) { return X.Time.Median; });
         Add("registers per thread",
@@ -259,29 +276,22 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
             Req.ToolVersion, Rep.Gpu, Rep.Arch, Rep.Driver, Rep.Nvcc, Rep.Date);
         for (const std::string &L : Rep.BestSequence)
           Header += "// Rewrites, " + L + "\n";
-        Header +=
-            formatv("// Measured: {0:f4} ms (IQR {1:f4} ms) against "
-                    "{2:f4} ms (IQR {3:f4} ms) for the original: "
-                    "{4:f2}x, {5} interleaved runs each; outputs "
-                    "verified against the original's.\n",
-                    *Rep.BestMs, Rep.BestSpreadMs, Rep.OriginalMs,
-                    Rep.OriginalSpreadMs, Rep.OriginalMs / *Rep.BestMs, Runs);
+        Header += formatv(
+            "// Measured ({6}): {0:f4} ms (IQR {1:f4} ms) against "
+            "{2:f4} ms (IQR {3:f4} ms) for the original: "
+            "{4:f2}x (at least {7:f2}x at {8:P0} confidence), {5} "
+            "interleaved runs each; outputs verified against the "
+            "original's.\n",
+            *Rep.BestMs, Rep.BestSpreadMs, Rep.OriginalMs, Rep.OriginalSpreadMs,
+            Rep.OriginalMs / *Rep.BestMs, Runs,
+            objectiveDescription(Rep.Objective), *G.LowerBound, G.Confidence);
         Text = Header + variantFileText(*Var);
         Chosen = std::move(*Var);
         Wrote = true;
-        Rep.Decision =
-            formatv("Wrote the fastest verified variant: {0:f2}x the "
-                    "original, faster in every one of {1} interleaved runs.",
-                    Rep.OriginalMs / *Rep.BestMs, Runs)
-                .str();
+        Rep.Decision = "Wrote the fastest verified variant: " + G.Why + ".";
       } else {
-        Rep.Decision =
-            formatv("The best candidate ({0:f2}x by the medians) was not "
-                    "faster than the original in every one of {1} "
-                    "interleaved runs, so the difference is within the noise: "
-                    "the output is the original, unchanged.",
-                    Rep.OriginalMs / *Rep.BestMs, Runs)
-                .str();
+        Rep.Decision = "The best candidate is not written: " + G.Why +
+                       "; the output is the original, unchanged.";
       }
     }
   }

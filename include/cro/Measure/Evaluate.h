@@ -37,7 +37,22 @@ using CaptureKey = std::tuple<std::string, int, int>;
 /// original, and an allowance must not land on another capture.
 using OriginalNoiseMap = std::map<CaptureKey, double>;
 
+/// What "faster" means for a program.
+///   ProgramTime: the program's GPU time -- every launch of every kernel in
+///     a run, each counted once: a launch the measurement library replayed
+///     counts as its replays' median (the replays reduce its noise), every
+///     other launch as its own CUPTI activity record (its GPU start to end).
+///     A kernel launched 500 times weighs 500 launches; a time loop's
+///     shrinking launches count at their own sizes.
+///   PerLaunch: the sum over the replayed kernels of each one's median time
+///     per launch (the tool's objective before 2026-12; --objective
+///     per-launch).
+enum class Objective { ProgramTime, PerLaunch };
+llvm::StringRef objectiveName(Objective O);
+std::optional<Objective> parseObjective(llvm::StringRef Name);
+
 struct EvaluateOptions {
+  Objective Goal = Objective::ProgramTime;
   RunOptions Run; ///< injection library, targets, replays, L2 flush, timeout
   /// Program argument sets; each is run, so a variant tuned to one input is
   /// caught on another. Empty = one run without arguments.
@@ -82,13 +97,26 @@ struct KernelTiming {
   std::vector<double> RunMedians; ///< one per program run
   unsigned Registers = 0;
   double Occupancy = -1;
+  /// The program's own launches of the kernel in one run (all argument
+  /// sets), and their GPU time in each run (Objective::ProgramTime), ms.
+  unsigned Launches = 0;
+  std::vector<double> RunProgramMs;
+  double ProgramMs = 0; ///< the median of RunProgramMs
+  /// Replays timed it (a target kernel); Time then summarizes the replays,
+  /// else the kernel's own launches' records.
+  bool Replayed = false;
 };
+
+/// The kernel's part of the objective (ms): its program time, or its
+/// median per launch when replayed (0 otherwise) for PerLaunch.
+double kernelObjectiveMs(const KernelTiming &T, Objective O);
 
 /// True when A is faster than B beyond the run-to-run noise: every run
 /// median of A is below every run median of B.
 bool fasterAcrossRuns(const KernelTiming &A, const KernelTiming &B);
 
 struct ProgramRun {
+  Objective Goal = Objective::ProgramTime;
   bool Ok = false;
   std::string Problem; ///< why not Ok
   std::map<std::string, KernelTiming> Timings;
@@ -97,6 +125,9 @@ struct ProgramRun {
   /// its captures (up to gigabytes a run).
   std::vector<std::string> RunDirs;
   std::string Output;
+  /// Program runs merged into the timings (each KernelTiming's RunMedians
+  /// and RunProgramMs have one entry per run).
+  unsigned RunCount = 1;
 };
 
 /// Deletes a run's directories, captures included, once they are compared.
@@ -108,19 +139,35 @@ struct Evaluation {
   std::string Rejection; ///< the first reason the variant was rejected
 };
 
-/// A program's time, as the search compares programs: the sum, over its
-/// timed kernels, of each kernel's median time per launch (ms); nullopt when
-/// no kernel was timed.
-std::optional<double> totalMedianMs(const ProgramRun &R);
-/// The same sum for each program run (one entry per run), for deciding
+/// A program's time, as the search compares programs: its objective (R.Goal)
+/// over its kernels, the median over its runs (ms); nullopt when no kernel
+/// was timed.
+std::optional<double> objectiveMs(const ProgramRun &R);
+/// The objective of each program run (one entry per run), for deciding
 /// whether one program is faster than another beyond the noise.
-std::vector<double> runTotalsMs(const ProgramRun &R);
+std::vector<double> runObjectivesMs(const ProgramRun &R);
 /// The sum of the timed kernels' interquartile ranges (ms).
 double totalSpreadMs(const ProgramRun &R);
 /// The largest registers per thread and smallest achieved occupancy over
 /// the timed kernels (occupancy nullopt when not measured).
 void kernelResources(const ProgramRun &R, std::optional<double> &Registers,
                      std::optional<double> &Occupancy);
+
+/// A kernel's launches by the program in a run and their GPU time
+/// (Objective::ProgramTime).
+struct KernelProgramTime {
+  unsigned Launches = 0;
+  double Ms = 0;
+  std::vector<double> RecordMs; ///< each launch's own activity record
+  unsigned Registers = 0;
+};
+
+/// Adds a run's launches, per kernel, to Into: the program's own launches
+/// only (the measurement library's replays are not the program's), a
+/// replayed launch counted as its replays' median, any other as its own
+/// activity record.
+void addProgramTime(const RunResult &Res,
+                    std::map<std::string, KernelProgramTime> &Into);
 
 /// Runs Exe once on every argument set, into WorkDir/Tag.N; captures
 /// outputs when Capture.

@@ -14,6 +14,9 @@ struct KernelRecord {
   uint64_t StartNs = 0, EndNs = 0;
   unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   unsigned Registers = 0;
+  /// One of the measurement library's own replays, not a launch of the
+  /// program.
+  bool Replay = false;
   double ms() const { return (EndNs - StartNs) * 1e-6; }
 };
 

@@ -44,7 +44,13 @@ struct TuningReport {
   std::optional<double> BestMs;
   double OriginalSpreadMs = 0, BestSpreadMs = 0;
   unsigned ConfirmRuns = 0;
+  /// The gain rule's verdict (Decision.h): faster by at least MinGain at
+  /// Confidence, the speed-up being at least SpeedupLowerBound.
   bool FasterBeyondNoise = false;
+  std::optional<double> SpeedupLowerBound;
+  double Confidence = 0, MinGain = 0;
+  /// What the times measure: "program" or "per-launch" (Evaluate.h).
+  std::string Objective = "program";
   std::string Decision; ///< one sentence: what was written, and why
   std::string BestConfig;
   std::vector<std::string> BestSequence; ///< one line per kernel
@@ -59,6 +65,10 @@ struct TuningReport {
          MeasureSeconds = 0, VerifySeconds = 0, StrategySeconds = 0,
          ConfirmSeconds = 0, WallSeconds = 0;
 };
+
+/// "the program's GPU time" for "program", and so on: the objective's
+/// name said for a reader.
+std::string objectiveDescription(llvm::StringRef Objective);
 
 llvm::json::Value toJSON(const TuningReport &R);
 std::string toMarkdown(const TuningReport &R);

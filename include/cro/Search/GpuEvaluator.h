@@ -8,8 +8,8 @@
 // moment it is known, so an interrupted search loses nothing, and points the
 // database already has are not measured again.
 //
-// The objective is the sum, over the target kernels, of each kernel's
-// median GPU time per launch (totalMedianMs in Evaluate.h).
+// The objective is Eval.Goal (objectiveMs in Evaluate.h): by default the
+// program's GPU time, every launch of every kernel counted once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CRO_SEARCH_GPUEVALUATOR_H

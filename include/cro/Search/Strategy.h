@@ -103,6 +103,10 @@ public:
   /// Why the strategy stopped early, when it broke (an external policy
   /// that crashed or answered nonsense); "" otherwise.
   virtual std::string failure() const { return ""; }
+  /// Evaluations the strategy has committed to and not yet proposed (the
+  /// agent's sweep of the block shapes): the loop does not stop for
+  /// convergence before they are made, only for the budget or time.
+  virtual unsigned committed() const { return 0; }
 };
 
 /// Creates the strategy NAME: exhaustive, random, anneal, genetic, bayes,

@@ -25,6 +25,8 @@
 //   CRO_CAPTURE_DIR  write the reachable allocations after each launch here
 //   CRO_MAX_CAPTURES capture the first N launches of each target (default 8)
 //   CRO_FLUSH_L2     1: overwrite a 256 MiB buffer before each timed replay
+// Kernel records of the library's own replays say "replay":true, so that the
+// program's GPU time counts each of its launches once.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
@@ -39,6 +41,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,12 @@ struct Settings {
 
 std::map<std::string, int> LaunchCount; // per target kernel
 thread_local bool Busy = false;         // our own driver calls re-enter
+
+// Correlation ids of the launches the library makes itself (replays, warm-up
+// replays), until their activity record is written. Activity buffers are
+// completed on CUPTI's own thread, hence the lock.
+std::mutex ReplayIdsMutex;
+std::set<uint32_t> ReplayIds;
 
 std::string jsonEscape(const std::string &In) {
   std::string O;
@@ -373,9 +382,17 @@ void releaseState(PendingLaunch &P) {
 
 void CUPTIAPI onDriverCall(void *, CUpti_CallbackDomain Domain,
                            CUpti_CallbackId Cbid, const void *Data) {
-  if (Busy || Domain != CUPTI_CB_DOMAIN_DRIVER_API)
+  if (Domain != CUPTI_CB_DOMAIN_DRIVER_API)
     return;
   const auto *CB = static_cast<const CUpti_CallbackData *>(Data);
+  if (Busy) {
+    // Only launches reach here (the callbacks enabled are launches).
+    if (CB->callbackSite == CUPTI_API_ENTER) {
+      std::lock_guard<std::mutex> G(ReplayIdsMutex);
+      ReplayIds.insert(CB->correlationId);
+    }
+    return;
+  }
   Relauncher L{};
   switch (Cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -462,17 +479,23 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
         Record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
       continue;
     const auto *K = reinterpret_cast<const CUpti_ActivityKernel10 *>(Record);
+    bool Replay;
+    {
+      std::lock_guard<std::mutex> G(ReplayIdsMutex);
+      Replay = ReplayIds.erase(K->correlationId) > 0;
+    }
     char Line[1024];
     std::snprintf(Line, sizeof Line,
                   "{\"event\":\"kernel\",\"kernel\":\"%s\",\"start_ns\":%llu,"
                   "\"end_ns\":%llu,\"grid\":[%d,%d,%d],\"block\":[%d,%d,%d],"
                   "\"registers\":%u,\"static_smem\":%d,\"dynamic_smem\":%d,"
-                  "\"stream\":%u,\"correlation\":%u}",
+                  "\"stream\":%u,\"correlation\":%u,\"replay\":%s}",
                   jsonEscape(baseName(K->name)).c_str(),
                   (unsigned long long)K->start, (unsigned long long)K->end,
                   K->gridX, K->gridY, K->gridZ, K->blockX, K->blockY, K->blockZ,
                   (unsigned)K->registersPerThread, K->staticSharedMemory,
-                  K->dynamicSharedMemory, K->streamId, K->correlationId);
+                  K->dynamicSharedMemory, K->streamId, K->correlationId,
+                  Replay ? "true" : "false");
     emit(Line);
   }
   std::free(Buffer);

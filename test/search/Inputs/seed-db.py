@@ -5,7 +5,7 @@ on GPU would have; a database that does not exist yet is created with the
 tool's own schema (read from lib/Database/TuningDatabase.cpp, so that there
 is one definition of it). The source hash is the tool's:
 sha256 of the source, the harness, the build flags, the build template and
-the run arguments, each followed by a NUL (here: no harness, flags,
+the run arguments and "objective=program", each followed by a NUL (here: no harness, flags,
 template or arguments; each --flag F is a compiler flag given after `--`,
 include directories left out as the tool leaves them out). For a program of several files, each REL PATH pair
 names another of its files (REL: its path from SOURCE's directory), as the
@@ -26,7 +26,8 @@ while extra[:1] == ["--flag"]:
 for rel, path in zip(extra[0::2], extra[1::2]):
     identity += b"\0" + rel.encode() + b"\0" + open(path, "rb").read()
 hashed_flags = b"".join(f.encode() + b"\0" for f in flags)
-h = hashlib.sha256(identity + b"\0" + b"\0" + hashed_flags + b"\0").hexdigest()
+# The objective (the program's GPU time, the default) ends the identity.
+h = hashlib.sha256(identity + b"\0" + b"\0" + hashed_flags + b"\0" + b"objective=program\0").hexdigest()
 c = sqlite3.connect(db)
 for cfg, ms in ((config, float(median)), ("{}", float(original))):
     c.execute("INSERT OR REPLACE INTO evaluations (source_hash, file, kernel, config, "
