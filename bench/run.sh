@@ -129,8 +129,11 @@ json.dump({k["id"]: "all" for k in m["knobs"] if k["transform"] == "block-size"}
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))
-    print("%.2fx, %d evaluations: %s" % (r["original_ms"] / (r.get("best_ms") or r["original_ms"]),
-                                         len(r["evaluations"]), r["decision"][:90]))
+    wrote = r["decision"].startswith("Wrote")
+    times = [e["time_ms"] for e in r["evaluations"] if e.get("time_ms")]
+    print("%.2fx written (search best %.2fx), %d evaluations: %s" % (
+        r["speedup"] if wrote else 1.0, times[0] / min(times) if times else 1.0,
+        len(r["evaluations"]), r["decision"][:150]))
 except Exception:
     print("no report")
 ' "$out/$name.report.json" 2>/dev/null)
