@@ -2,8 +2,8 @@
 # The objective and the decision rule on the GPU (issue 18), one device call
 # (carry build/bin/cuda-rewrite-opt and build/lib/libcro-inject.so):
 #  1. bench/objective/shrinking.cu (a kernel launched 300 times with
-#     shrinking sizes, a setup kernel once) against shrinking_05.cu (about
-#     0.5% less work, same outputs) with --measure, under both objectives:
+#     shrinking sizes, a setup kernel once) against itself with CHAIN 199
+#     (about 0.5% less work, same outputs) with --measure, under both objectives:
 #     launches counted, each kernel's GPU time in the program, and what the
 #     main command's rule decides (would_write);
 #  2. the main command on shrinking.cu (BUDGET evaluations): its report's
@@ -15,11 +15,16 @@ out=${OUT:?}; budget=${BUDGET:-12}; runs=${RUNS:-7}
 tool=build/bin/cuda-rewrite-opt
 dir=bench/objective
 mkdir -p "$out/objective"
-for f in shrinking shrinking_05; do
-  nvcc -O3 -arch=sm_90 "$dir/$f.cu" -o "/tmp/$f" && "/tmp/$f" | tee "$out/objective/$f.check.txt"
+# The variant: the same file with CHAIN 199 (one source, no copy to drift).
+variant=/tmp/shrinking_05.cu
+sed 's/^#define CHAIN 200$/#define CHAIN 199/' "$dir/shrinking.cu" > "$variant"
+grep -q '^#define CHAIN 199$' "$variant" || { echo "objective-gpu: no CHAIN 200 in shrinking.cu" >&2; exit 2; }
+for f in "$dir/shrinking.cu" "$variant"; do
+  b=$(basename "$f" .cu)
+  nvcc -O3 -arch=sm_90 "$f" -o "/tmp/$b" && "/tmp/$b" | tee "$out/objective/$b.check.txt"
 done
 for obj in program per-launch; do
-  $tool "$dir/shrinking.cu" --measure --variant "$dir/shrinking_05.cu" --runs "$runs" \
+  $tool "$dir/shrinking.cu" --measure --variant "$variant" --runs "$runs" \
     --objective "$obj" -o "$out/objective/measure-05-$obj.json" 2> "$out/objective/measure-05-$obj.log"
   echo "measure 0.5% variant, objective $obj: rc=$?"
 done
