@@ -459,6 +459,7 @@ private:
     }
     if (X.size() >= 4)
       Model.fit(X, Y, Rng);
+    ExploreQueueDrawn = false;
     BestY = 1e300;
     for (double V : Y)
       BestY = std::min(BestY, V);
@@ -476,10 +477,37 @@ private:
                       "too little data",
                       "explore"};
     }
-    std::optional<ModelChoice> Choice =
-        mostPromising(Model, candidatePool(), BestY);
-    if (!Choice)
-      return std::nullopt;
+    // The candidates are drawn and ranked once a fit (what a proposal costs
+    // stays flat as the space grows, however many proposals the
+    // constraints refuse); each exploration takes the best one left that
+    // the refusals so far do not doubt, else the best doubted one.
+    std::optional<ModelChoice> Choice;
+    for (int Draw = 0; Draw < 2 && !Choice; ++Draw) {
+      if (!ExploreQueueDrawn || Draw == 1) {
+        ExploreQueue.clear();
+        for (const Point &C : candidatePool()) {
+          RandomForest::Prediction Pr = Model.predict(Space.features(C));
+          ExploreQueue.push_back({expectedImprovement(Pr, BestY), {C, Pr}});
+        }
+        // Best last; of equals, the pool's first.
+        std::reverse(ExploreQueue.begin(), ExploreQueue.end());
+        std::stable_sort(
+            ExploreQueue.begin(), ExploreQueue.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+        ExploreQueueDrawn = true;
+      }
+      Choice = takeBestQueued();
+    }
+    if (!Choice) {
+      // Sampling candidates misses what is left: randomFresh lists it.
+      std::optional<Point> P = randomFresh();
+      if (!P)
+        return std::nullopt;
+      return Proposal{*P,
+                      "exploring: a random point (the model's candidates "
+                      "are all used)",
+                      "explore"};
+    }
     double Pred = Choice->Predicted.Mean;
     return Proposal{Choice->P,
                     formatv("exploring: the point of highest expected "
@@ -487,6 +515,21 @@ private:
                             std::exp(Pred))
                         .str(),
                     "explore"};
+  }
+
+  /// The best queued candidate the refusals do not doubt, else the best
+  /// fresh one; taken off the queue.
+  std::optional<ModelChoice> takeBestQueued() {
+    for (bool Doubted : {false, true})
+      for (size_t I = ExploreQueue.size(); I-- > 0;) {
+        const Point &P = ExploreQueue[I].second.P;
+        if (Doubted ? fresh(P) : promising(P)) {
+          ModelChoice C = std::move(ExploreQueue[I].second);
+          ExploreQueue.erase(ExploreQueue.begin() + I);
+          return C;
+        }
+      }
+    return std::nullopt;
   }
 
   /// One move from one of the best points.
@@ -507,7 +550,9 @@ private:
     // Children: one knob changed (the neighbourhood of the parent is
     // scanned before anything farther), then, once a move type has no such
     // child left, that knob plus one other (coupled knobs: a tile with a
-    // block shape, register tiling with staging).
+    // block shape, register tiling with staging). Only children the
+    // refusals so far do not doubt (ValidityModel); when every child is
+    // doubted, the agent explores instead.
     std::map<std::string, std::vector<Point>> Children, Farther;
     for (size_t I = 0; I < Dims.size(); ++I)
       for (unsigned V = 0; V < Dims[I].Values.size(); ++V) {
@@ -515,7 +560,7 @@ private:
           continue;
         Point C = Parent.P;
         C[I] = V;
-        if (fresh(C))
+        if (promising(C))
           Children[moveOf(Dims[I])].push_back(C);
         for (unsigned Extra = 0; Extra < 3; ++Extra) {
           size_t J =
@@ -525,7 +570,7 @@ private:
           Point D = C;
           D[J] = std::uniform_int_distribution<unsigned>(
               0, unsigned(Dims[J].Values.size()) - 1)(Rng);
-          if (D != C && fresh(D))
+          if (D != C && promising(D))
             Farther[moveOf(Dims[I])].push_back(std::move(D));
         }
       }
@@ -603,6 +648,9 @@ private:
   size_t LastImprovement = 0;
   RandomForest Model;
   bool ModelStale = true;
+  /// The last fit's candidates with their expected improvement, best last.
+  std::vector<std::pair<double, ModelChoice>> ExploreQueue;
+  bool ExploreQueueDrawn = false;
   double BestY = 1e300;
 };
 

@@ -35,11 +35,15 @@ public:
       if (Current) {
         std::vector<Point> Ns = Space.neighbours(*Current);
         std::shuffle(Ns.begin(), Ns.end(), Rng);
+        // A neighbour the refusals so far do not doubt, else any.
         for (Point &Q : Ns)
-          if (fresh(Q)) {
+          if (promising(Q)) {
             Next = std::move(Q);
             break;
           }
+        for (size_t I = 0; I < Ns.size() && !Next; ++I)
+          if (fresh(Ns[I]))
+            Next = std::move(Ns[I]);
       }
       if (!Next) {
         // A dead end: restart from the best, else anywhere.

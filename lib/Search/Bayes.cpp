@@ -4,9 +4,11 @@
 // improvement (over the best log time) under a random forest fitted to all
 // results so far (SMAC's recipe, for discrete and categorical knobs).
 // Candidates: every fresh point when the space has at most a few thousand,
-// else a random sample plus the neighbours of the best points. Within one
-// batch, a chosen point is told to the model as its predicted mean
-// ("kriging believer") so the batch spreads out.
+// else a random sample plus the neighbours of the best points. The forest is
+// fitted and the candidates drawn once per new result, not per proposal, so
+// a proposal costs the same in a space of 1,000 or 1,000,000 points. A
+// chosen point is told to the forest as its predicted mean ("kriging
+// believer", added to the fitted trees' leaves) so a batch spreads out.
 //
 //===----------------------------------------------------------------------===//
 #include "cro/Search/RandomForest.h"
@@ -28,39 +30,99 @@ public:
   std::vector<Proposal> ask(unsigned N) override {
     std::vector<Proposal> Out;
     const size_t InitialDesign = 6;
-    std::vector<std::vector<double>> X;
-    std::vector<double> Y;
-    for (const Point &P : Order) {
-      X.push_back(Space.features(P));
-      Y.push_back(cost(Told.at(P)));
-    }
+    bool JustDrawn = false;
     while (Out.size() < N) {
-      if (X.size() < InitialDesign) {
+      if (Order.size() + Out.size() < InitialDesign) {
         std::optional<Point> P = randomFresh();
         if (!P)
           break;
         Out.push_back(propose(std::move(*P), "initial design (random)"));
         continue;
       }
-      RandomForest Model;
-      Model.fit(X, Y, Rng);
-      double BestY = *std::min_element(Y.begin(), Y.end());
-      std::optional<ModelChoice> Pick =
-          mostPromising(Model, candidatePool(), BestY);
-      if (!Pick)
-        break;
-      const RandomForest::Prediction &ChoicePred = Pick->Predicted;
-      X.push_back(Space.features(Pick->P));
-      Y.push_back(ChoicePred.Mean);
-      Out.push_back(propose(
-          Pick->P, formatv("highest expected improvement: predicted {0:f4} ms "
-                           "(+-{1:f0}%)",
-                           std::exp(ChoicePred.Mean),
-                           100 * (std::exp(ChoicePred.Std) - 1))
-                       .str()));
+      if (Stale)
+        refit();
+      std::optional<size_t> Pick;
+      RandomForest::Prediction ChoicePred;
+      double ChoiceEI = -1;
+      // The best candidate the refusals do not doubt, else the best one.
+      for (bool Doubted : {false, true}) {
+        for (size_t I = 0; I < Pool.size(); ++I) {
+          if (Doubted ? !fresh(Pool[I]) : !promising(Pool[I]))
+            continue;
+          RandomForest::Prediction Pr = Model.predict(PoolX[I]);
+          double EI = expectedImprovement(Pr, BestY);
+          if (EI > ChoiceEI) {
+            ChoiceEI = EI;
+            Pick = I;
+            ChoicePred = Pr;
+          }
+        }
+        if (Pick)
+          break;
+      }
+      if (!Pick && !JustDrawn) {
+        // Every candidate was proposed (refused ones are asked for again):
+        // a new draw.
+        drawPool();
+        JustDrawn = true;
+        continue;
+      }
+      if (!Pick) {
+        // A new draw found nothing fresh: sampling misses what is left,
+        // which randomFresh lists.
+        std::optional<Point> P = randomFresh();
+        if (!P)
+          break;
+        Out.push_back(propose(std::move(*P), "a random point: the model's "
+                                             "candidates are all used"));
+        continue;
+      }
+      JustDrawn = false;
+      Model.addObservation(PoolX[*Pick], ChoicePred.Mean);
+      Out.push_back(
+          propose(Pool[*Pick],
+                  formatv("highest expected improvement: predicted {0:f4} ms "
+                          "(+-{1:f0}%)",
+                          std::exp(ChoicePred.Mean),
+                          100 * (std::exp(ChoicePred.Std) - 1))
+                      .str()));
     }
     return Out;
   }
+
+protected:
+  void observe(const Trial &) override { Stale = true; }
+
+private:
+  /// Fits the forest to every result told and draws new candidates.
+  void refit() {
+    std::vector<std::vector<double>> X;
+    std::vector<double> Y;
+    for (const Point &P : Order) {
+      X.push_back(Space.features(P));
+      Y.push_back(cost(Told.at(P)));
+    }
+    Model = RandomForest();
+    Model.fit(X, Y, Rng);
+    BestY = *std::min_element(Y.begin(), Y.end());
+    drawPool();
+    Stale = false;
+  }
+  void drawPool() {
+    Pool = candidatePool();
+    PoolX.clear();
+    for (const Point &C : Pool)
+      PoolX.push_back(Space.features(C));
+  }
+
+  // Kept from one ask to the next until a result is told: refused
+  // proposals are asked for again, and need neither a new fit nor new
+  // candidates.
+  RandomForest Model;
+  double BestY = 0;
+  std::vector<Point> Pool;
+  std::vector<std::vector<double>> PoolX;
+  bool Stale = true;
 };
 
 } // namespace

@@ -1,8 +1,11 @@
 //===- Exhaustive.cpp - every valid point, in enumeration order -----------===//
 //
-// For small spaces and for recording whole spaces (bench/spaces/). The
-// points are visited in mixed-radix order without listing them first, so
-// it also starts at once on a large space.
+// For small spaces and for recording whole spaces (bench/spaces/). When the
+// valid set is known it is walked in order, so every valid point is
+// proposed exactly once and nothing else, whatever the batch. Otherwise the
+// product is visited in mixed-radix order without listing it first (it
+// starts at once on a large space); the search loop refuses the invalid
+// points and keeps asking while the strategy has points left.
 //
 //===----------------------------------------------------------------------===//
 #include "cro/Search/Strategies.h"
@@ -21,6 +24,13 @@ public:
 
   std::vector<Proposal> ask(unsigned N) override {
     std::vector<Proposal> Out;
+    if (const ValidSet *V = Space.validSet()) {
+      for (; Out.size() < N && NextValid < V->size(); ++NextValid)
+        if (Point P = V->at(NextValid); fresh(P))
+          Out.push_back(
+              propose(std::move(P), "next valid point in enumeration order"));
+      return Out;
+    }
     while (Out.size() < N && !Done) {
       Point P = Next;
       advance();
@@ -42,6 +52,7 @@ private:
   }
   Point Next;
   bool Done = false;
+  size_t NextValid = 0; ///< index into the valid set, when it is known
 };
 
 } // namespace

@@ -44,7 +44,7 @@ public:
           if (Mutate(Rng))
             C[I] = std::uniform_int_distribution<unsigned>(
                 0, unsigned(Dims[I].Values.size()) - 1)(Rng);
-        if (fresh(C))
+        if (promising(C))
           Child = std::move(C);
       }
       if (!Child) {

@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -101,6 +102,11 @@ Expected<RecordedSpace> RecordedSpace::fromJSON(const json::Value &V,
                              : "not in the recorded space (the tool refused "
                                "it when the space was recorded)";
   });
+  // The recording lists every valid point: strategies sample from them.
+  std::vector<Point> Valid;
+  for (const auto &[P, T] : *Results)
+    Valid.push_back(P);
+  R.Space->setValidPoints(Valid);
   return std::move(R);
 }
 
@@ -148,8 +154,18 @@ json::Value recordSpace(const SearchSpace &Space, const SearchResult &Result,
   json::Array Points;
   for (const Trial &T : Result.Trials)
     Points.push_back(toJSON(T, Space));
-  for (const Trial &T : Result.Invalid)
+  std::set<std::string> Refused;
+  for (const Trial &T : Result.Invalid) {
     Points.push_back(toJSON(T, Space));
+    Refused.insert(T.Key);
+  }
+  // Points the strategy never proposed because the valid set was listed
+  // before the search (SearchSpace::listValidPoints): their reasons too.
+  for (const auto &[P, Why] : Space.knownInvalid())
+    if (Refused.insert(Space.key(P)).second)
+      Points.push_back(json::Object{{"config", Space.config(P)},
+                                    {"verdict", "invalid"},
+                                    {"reason", Why}});
   // The strategy's words are not part of the measurement.
   for (json::Value &P : Points) {
     P.getAsObject()->erase("why");

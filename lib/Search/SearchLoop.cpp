@@ -34,11 +34,13 @@ public:
     }
     if (R.StopReason.empty())
       R.StopReason = stopReason();
+    if (R.StopReason.empty() && !Strategy.failure().empty())
+      R.StopReason = SearchResult::StrategyFailed.str() + Strategy.failure();
+    if (R.StopReason.empty() && Repeating)
+      R.StopReason = SearchResult::StrategyFailed.str() +
+                     "it proposed only points it had proposed before";
     if (R.StopReason.empty())
-      R.StopReason =
-          Strategy.failure().empty()
-              ? "space exhausted"
-              : SearchResult::StrategyFailed.str() + Strategy.failure();
+      R.StopReason = "space exhausted";
     auto T = Clock::now();
     Strategy.finish();
     R.StrategySeconds += secondsSince(T);
@@ -76,33 +78,46 @@ private:
                         ? Opts.Budget - unsigned(R.Trials.size()) - Pending
                         : 0;
     unsigned Want = timeUp() ? 0 : std::min(Opts.Batch, Left);
-    // A strategy that keeps proposing invalid points gets a few rounds.
-    for (unsigned Round = 0; Round < 20 && Out.size() < Want; ++Round) {
+    // Asks again while the strategy refuses nothing new: every round either
+    // gets points never seen before or ends the asking, and a space has
+    // finitely many, so a strategy with valid points left is never cut off
+    // however sparse the valid points are ("space exhausted" means it had
+    // none left). A strategy that only repeats itself for a few rounds is
+    // stopped.
+    Repeating = false;
+    unsigned StaleRounds = 0;
+    while (Out.size() < Want && !timeUp()) {
       auto T = Clock::now();
       std::vector<Proposal> Props = Strategy.ask(Want - unsigned(Out.size()));
       R.StrategySeconds += secondsSince(T);
       if (Props.empty())
         break;
       std::vector<Trial> Refused;
+      size_t New = 0;
       for (Proposal &P : Props) {
         std::string Key = Space.key(P.P);
-        if (Seen.count(Key))
+        if (!Seen.insert(Key).second)
           continue;
+        ++New;
         std::string Why = Space.violation(P.P);
         if (!Why.empty()) {
           Trial T{P.P, Key, std::nullopt, "invalid", Why, P.Why, P.Move};
           Refused.push_back(T);
           R.Invalid.push_back(std::move(T));
-          Seen.insert(Key);
           continue;
         }
-        Seen.insert(Key);
         Out.push_back(std::move(P));
       }
       if (!Refused.empty()) {
         auto T2 = Clock::now();
         Strategy.tell(Refused);
         R.StrategySeconds += secondsSince(T2);
+      }
+      if (New > 0) {
+        StaleRounds = 0;
+      } else if (++StaleRounds == 3) {
+        Repeating = true;
+        break;
       }
     }
     return Out;
@@ -180,6 +195,7 @@ private:
   Clock::time_point Start;
   SearchResult R;
   std::set<std::string> Seen;
+  bool Repeating = false; ///< the strategy's last answer held nothing new
 };
 
 } // namespace

@@ -26,6 +26,9 @@ std::string KernelFeatures::signature() const {
 
 void StrategyBase::tell(ArrayRef<Trial> Results) {
   for (const Trial &T : Results) {
+    // Build and run failures passed the constraints: for the validity
+    // model they are valid points.
+    Validity.observe(T.P, T.Verdict != "invalid");
     if (T.Verdict == "invalid") {
       Proposed.insert(T.P); // never again
       continue;
@@ -47,27 +50,73 @@ bool StrategyBase::fresh(const Point &P) const {
   return !Proposed.count(P) && !Told.count(P) && Space.plausible(P);
 }
 
+bool StrategyBase::promising(const Point &P) const {
+  return fresh(P) && (Space.validSet() || !Validity.likelyInvalid(P));
+}
+
 Proposal StrategyBase::propose(Point P, std::string Why, std::string Move) {
   Proposed.insert(P);
   return Proposal{std::move(P), std::move(Why), std::move(Move)};
 }
 
+/// The largest product randomFresh lists when sampling fails.
+static constexpr uint64_t EnumerationLimit = 1u << 20;
+
 std::optional<Point> StrategyBase::randomFresh(unsigned Tries) {
-  if (!Enumerated) {
-    for (unsigned I = 0; I < Tries; ++I) {
-      Point P = Space.randomPoint(Rng);
+  if (Enumerated)
+    return nextEnumerated();
+  const ValidSet *V = Space.validSet();
+  if (V && V->empty())
+    return std::nullopt;
+  std::optional<Point> Doubtful;
+  for (unsigned I = 0; I < Tries; ++I) {
+    Point P = V ? V->sample(Rng) : Space.randomPoint(Rng);
+    if (promising(P))
+      return P;
+    if (!Doubtful && fresh(P))
+      Doubtful = std::move(P);
+  }
+  // Sampling keeps hitting used or doubtful points: the rest is listed
+  // (or the space is exhausted). A product too large to list gets the
+  // doubtful point: it may be valid after all.
+  if (!V && Space.size() > EnumerationLimit)
+    return Doubtful;
+  if (V && V->size() <= UINT32_MAX) {
+    RemainingValid.resize(V->size());
+    for (size_t I = 0; I < V->size(); ++I)
+      RemainingValid[I] = uint32_t(I);
+    std::shuffle(RemainingValid.begin(), RemainingValid.end(), Rng);
+  } else {
+    Remaining = Space.enumerate(EnumerationLimit);
+    std::shuffle(Remaining.begin(), Remaining.end(), Rng);
+  }
+  Enumerated = true;
+  return nextEnumerated();
+}
+
+std::optional<Point> StrategyBase::nextEnumerated() {
+  if (const ValidSet *V = Space.validSet(); V && !RemainingValid.empty()) {
+    while (!RemainingValid.empty()) {
+      Point P = V->at(RemainingValid.back());
+      RemainingValid.pop_back();
       if (fresh(P))
         return P;
     }
-    // Sampling keeps hitting used or invalid points: the rest of the space
-    // is small enough to list (or the space is exhausted).
-    Remaining = Space.enumerate();
-    std::shuffle(Remaining.begin(), Remaining.end(), Rng);
-    Enumerated = true;
+    return std::nullopt;
   }
   while (!Remaining.empty()) {
     Point P = std::move(Remaining.back());
     Remaining.pop_back();
+    if (!fresh(P))
+      continue;
+    if (promising(P))
+      return P;
+    Deferred.push_back(std::move(P));
+  }
+  // Only doubtful points are left: they may be valid after all.
+  while (!Deferred.empty()) {
+    Point P = std::move(Deferred.back());
+    Deferred.pop_back();
     if (fresh(P))
       return P;
   }
@@ -75,25 +124,32 @@ std::optional<Point> StrategyBase::randomFresh(unsigned Tries) {
 }
 
 std::vector<Point> StrategyBase::candidatePool() {
-  std::vector<Point> C;
-  if (Space.size() <= 4096) {
+  const ValidSet *V = Space.validSet();
+  std::set<Point> Pool;
+  if (V && V->size() <= 4096) {
+    for (size_t I = 0; I < V->size(); ++I)
+      if (Point P = V->at(I); fresh(P))
+        Pool.insert(std::move(P));
+  } else if (!V && Space.size() <= 4096) {
     for (Point &P : Space.enumerate())
       if (fresh(P))
-        C.push_back(std::move(P));
-    return C;
+        Pool.insert(std::move(P));
+  } else {
+    for (unsigned I = 0; I < 4000 && Pool.size() < 1500; ++I) {
+      Point P = V ? V->sample(Rng) : Space.randomPoint(Rng);
+      if (fresh(P))
+        Pool.insert(std::move(P));
+    }
+    std::vector<const Trial *> R = ranked();
+    for (size_t I = 0; I < R.size() && I < 5; ++I)
+      for (Point &Q : Space.neighbours(R[I]->P))
+        if (fresh(Q))
+          Pool.insert(std::move(Q));
   }
-  std::set<Point> Pool;
-  for (unsigned I = 0; I < 4000 && Pool.size() < 1500; ++I) {
-    Point P = Space.randomPoint(Rng);
-    if (fresh(P))
-      Pool.insert(std::move(P));
-  }
-  std::vector<const Trial *> R = ranked();
-  for (size_t I = 0; I < R.size() && I < 5; ++I)
-    for (Point &Q : Space.neighbours(R[I]->P))
-      if (fresh(Q))
-        Pool.insert(std::move(Q));
-  return std::vector<Point>(Pool.begin(), Pool.end());
+  std::vector<Point> Likely, Doubtful;
+  for (const Point &P : Pool)
+    (promising(P) ? Likely : Doubtful).push_back(P);
+  return Likely.empty() ? Doubtful : Likely;
 }
 
 std::optional<StrategyBase::ModelChoice>

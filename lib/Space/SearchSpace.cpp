@@ -2,6 +2,7 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <chrono>
 #include <cmath>
 
 using namespace llvm;
@@ -218,10 +219,58 @@ std::string SearchSpace::violation(const Point &P) const {
 }
 
 bool SearchSpace::plausible(const Point &P) const {
+  if (Valid)
+    return Valid->contains(P);
   auto It = Verdicts.find(P);
   if (It != Verdicts.end())
     return It->second.empty();
   return hardwareViolation(P).empty();
+}
+
+static std::vector<unsigned> radices(const std::vector<Dimension> &Dims) {
+  std::vector<unsigned> R;
+  for (const Dimension &D : Dims)
+    R.push_back(unsigned(D.Values.size()));
+  return R;
+}
+
+void SearchSpace::setValidPoints(const std::vector<Point> &Points) {
+  if (size() == 0 || size() == UINT64_MAX)
+    return; // ranks would overflow: the set stays unknown
+  Valid = std::make_shared<ValidSet>(radices(Dims), Points);
+}
+
+bool SearchSpace::listValidPoints(uint64_t MaxPoints, double Seconds) {
+  if (Valid)
+    return true;
+  uint64_t N = size();
+  if (N == 0 || N > MaxPoints)
+    return false;
+  auto Start = std::chrono::steady_clock::now();
+  std::vector<Point> Ok;
+  Point P(Dims.size(), 0);
+  for (uint64_t K = 0; K < N; ++K) {
+    if (violation(P).empty())
+      Ok.push_back(P);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count() > Seconds)
+      return false;
+    for (size_t I = Dims.size(); I-- > 0;) {
+      if (++P[I] < Dims[I].Values.size())
+        break;
+      P[I] = 0;
+    }
+  }
+  setValidPoints(Ok);
+  return true;
+}
+
+std::vector<std::pair<Point, std::string>> SearchSpace::knownInvalid() const {
+  std::vector<std::pair<Point, std::string>> Out;
+  for (const auto &[P, Why] : Verdicts)
+    if (!Why.empty())
+      Out.push_back({P, Why});
+  return Out;
 }
 
 std::vector<double> SearchSpace::features(const Point &P) const {

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <chrono>
 
 using namespace llvm;
 
@@ -147,6 +148,19 @@ GpuSearch::start(const LocalGpu &Gpu, const SearchRequest &Req,
 }
 
 SearchResult GpuSearch::run(const TrialCallback &OnTrial) {
+  // Strategies propose from the valid points when the rewrite engine can
+  // judge the whole space quickly (it rewrites the source once a point);
+  // otherwise they learn validity from its refusals.
+  auto ListStart = std::chrono::steady_clock::now();
+  if (Space->listValidPoints(/*MaxPoints=*/20000, /*Seconds=*/2.0) &&
+      !Req->Quiet)
+    *Err << formatv("cuda-rewrite-opt: {0} of the space's {1} points are "
+                    "valid (the rewrite engine judged every one in {2:f1} "
+                    "s); the search proposes only those\n",
+                    Space->validSet()->size(), Space->size(),
+                    std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - ListStart)
+                        .count());
   StrategyContext SCtx{*Space, Req->Control.Seed, Features, Priors,
                        Req->Control.Budget};
   SearchOptions Opts;

@@ -17,6 +17,7 @@
 
 #include "cro/Analysis/KernelModel.h"
 #include "cro/Search/RandomForest.h"
+#include "cro/Search/ValidityModel.h"
 #include "cro/Space/SearchSpace.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -122,21 +123,29 @@ extern const char *const StrategyNames[];
 class StrategyBase : public SearchStrategy {
 public:
   explicit StrategyBase(const StrategyContext &Ctx)
-      : Space(Ctx.Space), Rng(Ctx.Seed), Ctx(Ctx) {}
+      : Space(Ctx.Space), Rng(Ctx.Seed), Ctx(Ctx),
+        Validity(radices(Ctx.Space)) {}
   void tell(llvm::ArrayRef<Trial> Results) override;
 
 protected:
   /// Called for every result told, after the book-keeping.
   virtual void observe(const Trial &T) {}
-  /// A valid point never proposed nor told; false marks nothing.
+  /// A point never proposed nor told that may be valid (SearchSpace::
+  /// plausible: exact when the valid set is known); false marks nothing.
   bool fresh(const Point &P) const;
+  /// Fresh, and not expected to be refused by what the refusals so far
+  /// suggest (ValidityModel; always, when the valid set is known).
+  bool promising(const Point &P) const;
   /// Marks P proposed and returns the proposal.
   Proposal propose(Point P, std::string Why, std::string Move = "");
-  /// A fresh random valid point, by rejection sampling then enumeration.
+  /// A fresh random point, uniform over the valid set when it is known;
+  /// else by rejection sampling of promising points, then enumeration
+  /// (promising points first). nullopt only when no fresh point is left.
   std::optional<Point> randomFresh(unsigned Tries = 2000);
-  /// Fresh points for a model to choose from: all of them in a space of at
-  /// most 4096 points, else a random sample plus the neighbours of the
-  /// best points.
+  /// Fresh points for a model to choose from: all of them when there are
+  /// at most 4096 (valid ones when the valid set is known), else a random
+  /// sample plus the neighbours of the best points; promising ones only
+  /// when there are any.
   std::vector<Point> candidatePool();
   /// The candidate of highest expected improvement below BestY (a log
   /// time) under Model, with its prediction; the first of equals.
@@ -161,9 +170,22 @@ protected:
   std::vector<Point> Order; ///< told points, in the order told
   const Trial *Best = nullptr;
   double WorstLog = 0;
+  ValidityModel Validity; ///< learned from the verdicts told
 
 private:
-  std::vector<Point> Remaining; ///< shuffled enumeration, filled lazily
+  static std::vector<unsigned> radices(const SearchSpace &S) {
+    std::vector<unsigned> R;
+    for (const Dimension &D : S.dimensions())
+      R.push_back(unsigned(D.Values.size()));
+    return R;
+  }
+  std::optional<Point> nextEnumerated();
+  /// The enumeration randomFresh falls back to, shuffled, filled lazily:
+  /// indices into the valid set when it is known, else points of the
+  /// product; the points the validity model doubted are deferred until
+  /// the rest is used.
+  std::vector<uint32_t> RemainingValid;
+  std::vector<Point> Remaining, Deferred;
   bool Enumerated = false;
 };
 

@@ -10,18 +10,23 @@
 //     rewrite engine applies the configuration and refuses combinations it
 //     cannot rewrite, e.g. a tile that does not divide the block shape);
 //  3. whatever a recorded space marks invalid (simulation).
-// Verdicts are cached per point. Invalid points are never built.
+// Verdicts are cached per point. Invalid points are never built. When every
+// point's verdict is known (a recorded space, or listValidPoints() over a
+// space small enough), the valid points form a ValidSet that strategies
+// sample from instead of the cartesian product.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CRO_SPACE_SEARCHSPACE_H
 #define CRO_SPACE_SEARCHSPACE_H
 
 #include "cro/Rewrite/Knob.h"
+#include "cro/Space/ValidSet.h"
 #include "cro/Support/HardwareLimits.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -39,8 +44,6 @@ struct Dimension {
   /// the value contains ([16, 8] -> 4, 3; "y4-contiguous" -> 2), padded.
   std::vector<std::vector<double>> Numbers;
 };
-
-using Point = std::vector<unsigned>;
 
 class SearchSpace {
 public:
@@ -77,6 +80,17 @@ public:
   /// (the oracle rewrites the source, too slow for thousands of candidates);
   /// the search loop checks valid() before building.
   bool plausible(const Point &P) const;
+  /// The valid points, when they are all known; null otherwise.
+  const ValidSet *validSet() const { return Valid.get(); }
+  /// Declares the valid points (a recording lists them).
+  void setValidPoints(const std::vector<Point> &Points);
+  /// Asks violation() about every point when the space has at most
+  /// MaxPoints and the answers all come within Seconds (the oracle rewrites
+  /// the source: milliseconds a point); then the valid set is known and
+  /// true is returned. Answers are cached either way.
+  bool listValidPoints(uint64_t MaxPoints, double Seconds);
+  /// The cached verdicts that refuse a point, with their reasons.
+  std::vector<std::pair<Point, std::string>> knownInvalid() const;
   /// The rewrite engine's verdict for a point, given its configuration
   /// ("" = legal). The oracle must not refer to the space itself (spaces
   /// are moved).
@@ -85,6 +99,7 @@ public:
   void setLegalityOracle(Oracle O) {
     Legality = std::move(O);
     Verdicts.clear();
+    Valid.reset();
   }
 
   /// The point's numeric features for surrogate models.
@@ -111,6 +126,8 @@ private:
   unsigned FeatureCount = 0;
   Oracle Legality;
   mutable std::map<Point, std::string> Verdicts;
+  /// Shared: a space is copied into strategies' contexts and moved.
+  std::shared_ptr<const ValidSet> Valid;
 };
 
 /// The numbers in a knob value, as described for Dimension::Numbers.
