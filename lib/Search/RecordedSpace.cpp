@@ -1,8 +1,10 @@
 #include "cro/Search/RecordedSpace.h"
+#include "cro/Search/KernelTunerFormats.h"
 #include "cro/Support/InputFile.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <map>
 #include <set>
 
@@ -15,10 +17,23 @@ Expected<RecordedSpace> RecordedSpace::load(StringRef Path) {
       readInputFile(Path, "the recorded space", ExitCode::InputUnreadable);
   if (!Buf)
     return Buf.takeError();
-  Expected<json::Value> V = parseJsonBounded((*Buf)->getBuffer());
+  Expected<std::string> Text = inflateIfGzip((*Buf)->getBuffer(), Path);
+  if (!Text)
+    return Text.takeError();
+  Expected<json::Value> V = parseJsonBounded(*Text);
   if (!V)
     return makeToolError(ExitCode::BadConfig,
                          Path.str() + ": not JSON: " + toString(V.takeError()));
+  // A Kernel Tuner cache or T4 results file is converted first.
+  StringRef Name = sys::path::filename(Path);
+  for (StringRef Suffix : {".gz", ".json"})
+    Name.consume_back(Suffix);
+  if (std::optional<Expected<json::Value>> Foreign =
+          foreignRecording(*V, Name)) {
+    if (!*Foreign)
+      return Foreign->takeError();
+    return fromJSON(**Foreign, Path);
+  }
   return fromJSON(*V, Path);
 }
 

@@ -265,6 +265,13 @@ cl::opt<std::string> RecordSpaceFile(
     cl::desc("With --search: write every evaluated point as a recorded space "
              "for --simulate"),
     cl::value_desc("file.json"), cl::cat(Category));
+cl::opt<std::string> RecordFormat(
+    "record-format",
+    cl::desc("With --record-space: 'cro' (the tool's recorded space, the "
+             "default) or 't4' (the auto-tuning community's T4 results "
+             "format, which Kernel Tuner reads); --simulate reads both, and "
+             "Kernel Tuner caches"),
+    cl::value_desc("cro|t4"), cl::init("cro"), cl::cat(Category));
 cl::opt<bool> PrintSpace(
     "print-space",
     cl::desc("Print the search space (after --space) as JSON: knobs, size, "
@@ -478,6 +485,12 @@ static std::string badNumericOption() {
            ": seconds must be >= 0 (0: no limit)";
   if (Given(Runs) && Runs == 0)
     return "--runs 0: at least one run is needed to time anything";
+  if (Given(RecordFormat) && RecordFormat != "cro" && RecordFormat != "t4")
+    return "--record-format '" + RecordFormat +
+           "': the formats are 'cro' and 't4'";
+  if (Given(RecordFormat) && !Given(RecordSpaceFile))
+    return "--record-format says how --record-space writes; give "
+           "--record-space FILE too";
   if (Given(ObjectiveOpt) && !parseObjective(ObjectiveOpt))
     return "--objective '" + ObjectiveOpt +
            "': the objective is 'program' or 'per-launch'";
@@ -585,6 +598,7 @@ std::string optionWithoutEffect(unsigned Mode) {
       {&DepFileTarget, ModeReplay},
       {&SpaceFile, Strategy | ModePrintSpace},
       {&RecordSpaceFile, ModeSearch},
+      {&RecordFormat, ModeSearch},
       {&RequireGpu, ModeTune},
   };
   for (const auto &[Opt, Modes] : Table) {
@@ -905,6 +919,7 @@ int run(int argc, char **argv) {
   SR.DbPath = DbPath;
   SR.SpaceFile = SpaceFile;
   SR.RecordSpace = RecordSpaceFile;
+  SR.RecordT4 = RecordFormat == "t4";
   SR.OutputFile = OutputFile;
   SR.Quiet = Quiet;
   if (Tune) {

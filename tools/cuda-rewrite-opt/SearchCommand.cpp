@@ -9,6 +9,7 @@
 #include "cro/Rewrite/Engine.h"
 #include "cro/Rewrite/VariantOutput.h"
 #include "cro/Search/GpuEvaluator.h"
+#include "cro/Search/KernelTunerFormats.h"
 #include "cro/Search/RecordedSpace.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
@@ -20,6 +21,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -266,6 +268,10 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
     return reportAndGetExitCode(S.takeError(), Err);
   const SearchSpace &Space = (*S)->space();
   double OriginalMs = *(*S)->evaluator().original().Time;
+  double StartUnixSeconds =
+      std::chrono::duration<double>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
   SearchResult R = (*S)->run([&](const Trial &T, const SearchResult &SoFar) {
     if (Req.Quiet)
       return;
@@ -314,10 +320,11 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                       {"nvcc", (*S)->platform().Nvcc},
                       {"strategy", Req.Control.Strategy},
                       {"original_ms", OriginalMs}};
-    std::string Text = formatv("{0:1}", recordSpace(Space, R, (*S)->features(),
-                                                    std::move(Meta)))
-                           .str() +
-                       "\n";
+    json::Value Recording =
+        Req.RecordT4
+            ? recordSpaceT4(Space, R, StartUnixSeconds, std::move(Meta))
+            : recordSpace(Space, R, (*S)->features(), std::move(Meta));
+    std::string Text = formatv("{0:1}", Recording).str() + "\n";
     if (Error E = writeFileAtomically(Req.RecordSpace, Text))
       return reportAndGetExitCode(std::move(E), Err);
   }

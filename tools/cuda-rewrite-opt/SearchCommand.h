@@ -23,6 +23,7 @@ struct SearchRequest {
   std::string DbPath;      ///< "" = the default; "none" = no database
   std::string SpaceFile;   ///< --space: knob id -> values to search
   std::string RecordSpace; ///< --record-space: write every point here
+  bool RecordT4 = false;   ///< --record-format t4
   std::string OutputFile;  ///< -o: the fastest verified variant
   bool Quiet = false;
 };
