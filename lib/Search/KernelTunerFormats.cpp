@@ -326,20 +326,9 @@ json::Value recordSpaceT4(const SearchSpace &Space, const SearchResult &Result,
   for (size_t I = 0; I < Result.Trials.size(); ++I)
     Results.push_back(Entry(
         Result.Trials[I], I < Result.Elapsed.size() ? Result.Elapsed[I] : 0.0));
-  std::set<Point> Listed;
-  for (const Trial &T : Result.Invalid) {
+  // Refused points are "constraints" in T4, as Kernel Tuner's restrictions.
+  for (const Trial &T : refusedPoints(Space, Result))
     Results.push_back(Entry(T, 0.0));
-    Listed.insert(T.P);
-  }
-  // Points refused before the search (the valid set was listed): T4 says
-  // "constraints" for them, as Kernel Tuner does for its restrictions.
-  for (const auto &[P, Why] : Space.knownInvalid())
-    if (Listed.insert(P).second) {
-      Trial T;
-      T.P = P;
-      T.Verdict = "invalid";
-      Results.push_back(Entry(T, 0.0));
-    }
   Metadata["timeunit"] = "milliseconds";
   return json::Object{{"results", std::move(Results)},
                       {"schema_version", "1.0.0"},

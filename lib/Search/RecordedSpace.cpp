@@ -158,6 +158,24 @@ std::vector<Trial> SimulatedEvaluator::evaluate(ArrayRef<Proposal> Batch) {
   return Out;
 }
 
+std::vector<Trial> refusedPoints(const SearchSpace &Space,
+                                 const SearchResult &Result) {
+  std::vector<Trial> Out = Result.Invalid;
+  std::set<Point> Listed;
+  for (const Trial &T : Out)
+    Listed.insert(T.P);
+  for (const auto &[P, Why] : Space.knownInvalid())
+    if (Listed.insert(P).second) {
+      Trial T;
+      T.P = P;
+      T.Key = Space.key(P);
+      T.Verdict = "invalid";
+      T.Reason = Why;
+      Out.push_back(std::move(T));
+    }
+  return Out;
+}
+
 json::Value recordSpace(const SearchSpace &Space, const SearchResult &Result,
                         const KernelFeatures &Features, json::Object Meta) {
   json::Object O = std::move(Meta);
@@ -169,18 +187,8 @@ json::Value recordSpace(const SearchSpace &Space, const SearchResult &Result,
   json::Array Points;
   for (const Trial &T : Result.Trials)
     Points.push_back(toJSON(T, Space));
-  std::set<std::string> Refused;
-  for (const Trial &T : Result.Invalid) {
+  for (const Trial &T : refusedPoints(Space, Result))
     Points.push_back(toJSON(T, Space));
-    Refused.insert(T.Key);
-  }
-  // Points the strategy never proposed because the valid set was listed
-  // before the search (SearchSpace::listValidPoints): their reasons too.
-  for (const auto &[P, Why] : Space.knownInvalid())
-    if (Refused.insert(Space.key(P)).second)
-      Points.push_back(json::Object{{"config", Space.config(P)},
-                                    {"verdict", "invalid"},
-                                    {"reason", Why}});
   // The strategy's words are not part of the measurement.
   for (json::Value &P : Points) {
     P.getAsObject()->erase("why");

@@ -227,7 +227,7 @@ bool SearchSpace::plausible(const Point &P) const {
   return hardwareViolation(P).empty();
 }
 
-static std::vector<unsigned> radices(const std::vector<Dimension> &Dims) {
+std::vector<unsigned> SearchSpace::radices() const {
   std::vector<unsigned> R;
   for (const Dimension &D : Dims)
     R.push_back(unsigned(D.Values.size()));
@@ -237,29 +237,23 @@ static std::vector<unsigned> radices(const std::vector<Dimension> &Dims) {
 void SearchSpace::setValidPoints(const std::vector<Point> &Points) {
   if (size() == 0 || size() == UINT64_MAX)
     return; // ranks would overflow: the set stays unknown
-  Valid = std::make_shared<ValidSet>(radices(Dims), Points);
+  Valid = std::make_shared<ValidSet>(radices(), Points);
 }
 
 bool SearchSpace::listValidPoints(uint64_t MaxPoints, double Seconds) {
   if (Valid)
     return true;
-  uint64_t N = size();
-  if (N == 0 || N > MaxPoints)
+  std::vector<Point> All = enumerate(MaxPoints); // empty when too many
+  if (All.empty())
     return false;
   auto Start = std::chrono::steady_clock::now();
   std::vector<Point> Ok;
-  Point P(Dims.size(), 0);
-  for (uint64_t K = 0; K < N; ++K) {
+  for (const Point &P : All) {
     if (violation(P).empty())
       Ok.push_back(P);
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count() > Seconds)
       return false;
-    for (size_t I = Dims.size(); I-- > 0;) {
-      if (++P[I] < Dims[I].Values.size())
-        break;
-      P[I] = 0;
-    }
   }
   setValidPoints(Ok);
   return true;

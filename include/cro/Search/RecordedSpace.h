@@ -60,6 +60,12 @@ private:
   const RecordedSpace &S;
 };
 
+/// The points a search refused, for its recording: its invalid proposals,
+/// then the refused points it never proposed because the valid set was
+/// listed before it (SearchSpace::listValidPoints), with their reasons.
+std::vector<Trial> refusedPoints(const SearchSpace &Space,
+                                 const SearchResult &Result);
+
 /// The JSON a recording is written as (the header fields come from Meta).
 llvm::json::Value recordSpace(const SearchSpace &Space,
                               const SearchResult &Result,

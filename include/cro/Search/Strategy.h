@@ -124,7 +124,7 @@ class StrategyBase : public SearchStrategy {
 public:
   explicit StrategyBase(const StrategyContext &Ctx)
       : Space(Ctx.Space), Rng(Ctx.Seed), Ctx(Ctx),
-        Validity(radices(Ctx.Space)) {}
+        Validity(Ctx.Space.radices()) {}
   void tell(llvm::ArrayRef<Trial> Results) override;
 
 protected:
@@ -173,12 +173,6 @@ protected:
   ValidityModel Validity; ///< learned from the verdicts told
 
 private:
-  static std::vector<unsigned> radices(const SearchSpace &S) {
-    std::vector<unsigned> R;
-    for (const Dimension &D : S.dimensions())
-      R.push_back(unsigned(D.Values.size()));
-    return R;
-  }
   std::optional<Point> nextEnumerated();
   /// The enumeration randomFresh falls back to, shuffled, filled lazily:
   /// indices into the valid set when it is known, else points of the

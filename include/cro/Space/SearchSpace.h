@@ -61,6 +61,8 @@ public:
   const HardwareLimits &limits() const { return Limits; }
   /// Number of points (saturates at UINT64_MAX).
   uint64_t size() const;
+  /// The number of values of each dimension, in order.
+  std::vector<unsigned> radices() const;
   Point defaultPoint() const;
 
   /// The configuration of P: knob id -> value, only where P differs from
