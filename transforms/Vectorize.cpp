@@ -4,9 +4,11 @@
 #include "ThreadRemap.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/TextLines.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -68,7 +70,19 @@ struct Stream {
 struct VectorPlan {
   std::string Refusal;
   const ThreadIndexVar *X = nullptr;
+  /// Null: each lane runs the whole work, the streams loaded before it and
+  /// stored after it. Else a loop of the work whose iterations every lane
+  /// shares (its control does not depend on the lane): the work around it
+  /// runs once, and each iteration loads the streams, runs the body once
+  /// per lane and stores them.
+  const LoopInfo *Inner = nullptr;
+  /// What each lane runs: the work, or the inner loop's body without its
+  /// braces and its step statement.
+  SourceSpan Lanes;
   std::vector<Stream> Streams;
+  /// Statements that give locals declared before the guard their initial
+  /// value again for each of a thread's elements (`sum = 0.0f;`).
+  std::vector<std::string> Resets;
 };
 
 bool isParam(const KernelInfo &K, StringRef Name) {
@@ -122,9 +136,12 @@ unsigned firstReturnInWork(const ThreadMapping &M) {
 }
 
 /// Why A cannot be one vector's lane for each of a thread's elements
-/// (a contiguous `p[x + R]` with R fixed before the work runs), or "".
+/// (a contiguous `p[x + R]` with R fixed before the lanes run: R may use
+/// LoopVars, the variables of the inner loop and the loops around it,
+/// which the lanes share), or "".
 std::string streamRefusal(const RewriteContext &Ctx, const KernelInfo &K,
-                          const AccessInfo &A) {
+                          const AccessInfo &A,
+                          const std::set<std::string> &LoopVars) {
   StringRef Spelled = Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset);
   if (!A.Direct || A.Indices.size() != 1 || !Spelled.starts_with(A.Base) ||
       !Spelled.ends_with("]"))
@@ -144,7 +161,7 @@ std::string streamRefusal(const RewriteContext &Ctx, const KernelInfo &K,
            " elements apart)";
   for (const auto &[Var, Coef] : I.Form.coefficients())
     if (!StringRef(Var).starts_with("threadIdx.") &&
-        !StringRef(Var).starts_with("blockIdx."))
+        !StringRef(Var).starts_with("blockIdx.") && !LoopVars.count(Var))
       return "the index of '" + Spelled.str() + "' at " + A.Location +
              " depends on '" + Var + "'";
   if (std::string Sym = variantSymbol(K, I.Form); !Sym.empty())
@@ -157,6 +174,238 @@ std::string streamRefusal(const RewriteContext &Ctx, const KernelInfo &K,
     return "no vector type holds elements of type '" +
            unqualifiedType(A.ElementType) + "' ('" + Spelled.str() + "' at " +
            A.Location + ")";
+  return "";
+}
+
+/// The streams of the accesses in Region: the contiguous accesses that
+/// every lane performs (EveryElement), merged by element, each with every
+/// access of its element. Why is set where a stream is dropped.
+std::vector<Stream>
+collectStreams(const RewriteContext &Ctx, const KernelInfo &K,
+               const std::vector<const AccessInfo *> &InRegion,
+               const std::function<bool(const AccessInfo &)> &EveryElement,
+               const std::set<std::string> &LoopVars, std::string &Why) {
+  const ThreadMapping &M = K.Mapping;
+  auto KeyOf = [](const AccessInfo &A) {
+    return A.Base + "[" +
+           (A.Indices.size() == 1 && A.Indices[0].Affine
+                ? A.Indices[0].Form.str()
+                : "?") +
+           "]";
+  };
+  std::vector<Stream> Streams;
+  for (const AccessInfo *A : InRegion) {
+    if (!EveryElement(*A) || !streamRefusal(Ctx, K, *A, LoopVars).empty())
+      continue;
+    std::string Key = KeyOf(*A);
+    if (std::any_of(Streams.begin(), Streams.end(),
+                    [&](const Stream &S) { return S.Key == Key; }))
+      continue;
+    Stream S;
+    S.Array = A->Base;
+    S.Type = unqualifiedType(A->ElementType);
+    S.Canonical =
+        A->CanonicalElementType.empty() ? S.Type : A->CanonicalElementType;
+    S.Key = Key;
+    std::string Rest = indexTerms(A->Indices[0].Form, M, "x");
+    S.FirstIndex = Rest.empty() ? "@FIRST@" : "(long long)@FIRST@" + Rest;
+    S.Offset = A->Indices[0].Form.constantPart().constantValue();
+    Streams.push_back(S);
+  }
+  // Every access of a stream's element goes through its registers: loaded
+  // when any reads it, stored when any writes it. A store writes all the
+  // vector's elements, so some write must be one every element performs.
+  for (auto It = Streams.begin(); It != Streams.end();) {
+    bool WrittenByAll = false;
+    for (const AccessInfo *A : InRegion) {
+      if (KeyOf(*A) != It->Key)
+        continue;
+      It->Accesses.push_back(A);
+      bool Writes = A->Mode == "write" || A->Mode == "readwrite";
+      It->Read |= A->Mode == "read" || A->Mode == "readwrite";
+      It->Written |= Writes;
+      WrittenByAll |= Writes && EveryElement(*A);
+    }
+    if (It->Written && !WrittenByAll) {
+      if (Why.empty())
+        Why = "'" + It->Key + "' is written only on some paths of the work";
+      It = Streams.erase(It);
+    } else {
+      ++It;
+    }
+  }
+  if (Streams.empty() && Why.empty()) {
+    for (const AccessInfo *A : InRegion) {
+      if (!EveryElement(*A))
+        continue;
+      Why = streamRefusal(Ctx, K, *A, LoopVars);
+      if (!Why.empty())
+        break;
+    }
+    if (Why.empty())
+      Why = "every access is skipped by a branch, a loop or a return on "
+            "some path";
+  }
+  return Streams;
+}
+
+/// Why the streams cannot move: loads before the lanes' work and stores
+/// after it, past the accesses that stay in place and past the other
+/// streams' loads and stores. Where one of those may touch a stream's
+/// element, the thread's order of the two must survive: no stream read
+/// after a write by the other, no write of the other after a stream write,
+/// no read by the other after a stream write. Within one array, indices a
+/// nonzero constant apart are other elements, the original's other
+/// threads', which no race-free kernel touches; different parameters are
+/// other arrays unless the launches may pass the same one.
+std::string orderRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                         const std::vector<Stream> &Streams,
+                         const std::vector<const AccessInfo *> &InRegion) {
+  std::string Alias = launchAliasingReason(K);
+  auto OtherArray = [&](StringRef A, const Stream &S, bool Known) {
+    if (Ctx.Options.AssumeNoAlias || (Known && Alias.empty()))
+      return true;
+    const ParamInfo *PA = nullptr, *PS = nullptr;
+    for (const ParamInfo &Pm : K.Params) {
+      PA = Pm.Name == A ? &Pm : PA;
+      PS = Pm.Name == S.Array ? &Pm : PS;
+    }
+    return PA && PS && PA->IsRestrict && PS->IsRestrict;
+  };
+  // A pointer the kernel passes on (to a helper, into memory) is accessed
+  // where the model does not see it (written, unless it points to const).
+  for (const ParamInfo &Pm : K.Params)
+    if (Pm.IsPointer && Pm.Access == "unknown")
+      for (const Stream &S : Streams)
+        if ((S.Written || !Pm.PointeeConst) &&
+            (Pm.Name == S.Array || !OtherArray(Pm.Name, S, false)))
+          return "'" + Pm.Name + "' escapes the analysis (" + Pm.EscapeReason +
+                 "), so accesses to '" + S.Array +
+                 "' the model does not see may be reordered with its "
+                 "vector loads and stores";
+  auto Distinct = [&](const AccessInfo &A, const Stream &S) {
+    if (A.Base != S.Array)
+      return OtherArray(A.Base, S, A.Space != "unknown");
+    if (A.Indices.size() != 1 || !A.Indices[0].Affine)
+      return false;
+    std::optional<int64_t> By = constantDifference(
+        A.Indices[0].Form, S.Accesses.front()->Indices[0].Form);
+    return By && *By != 0;
+  };
+  auto Where = [&](const AccessInfo &A) {
+    return "'" + Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
+           "' at " + A.Location;
+  };
+  // When in a thread's order an access reads and writes (a compound
+  // assignment does both when it stores; StoredAt is 0 for a read).
+  auto ReadAt = [](const AccessInfo &A) -> std::optional<unsigned> {
+    if (A.Mode == "write")
+      return std::nullopt;
+    return A.Mode == "read" ? A.Span.BeginOffset : A.StoredAt;
+  };
+  auto WrittenAt = [](const AccessInfo &A) -> std::optional<unsigned> {
+    if (A.Mode == "read")
+      return std::nullopt;
+    return A.StoredAt;
+  };
+  for (const Stream &S : Streams) {
+    std::optional<unsigned> FirstWrite, LastRead;
+    for (const AccessInfo *SA : S.Accesses) {
+      if (std::optional<unsigned> W = WrittenAt(*SA))
+        FirstWrite = std::min(FirstWrite.value_or(~0u), *W);
+      if (std::optional<unsigned> R = ReadAt(*SA))
+        LastRead = std::max(LastRead.value_or(0u), *R);
+    }
+    for (const AccessInfo *A : InRegion) {
+      if (llvm::is_contained(S.Accesses, A) || Distinct(*A, S))
+        continue;
+      bool OtherStream =
+          std::any_of(Streams.begin(), Streams.end(), [&](const Stream &T) {
+            return llvm::is_contained(T.Accesses, A);
+          });
+      std::optional<unsigned> AR = ReadAt(*A), AW = WrittenAt(*A);
+      std::string Broken;
+      if (AW && OtherStream && S.Written)
+        Broken = "both are stored as vectors, in an order of their own";
+      else if (AW && LastRead && *LastRead > *AW)
+        Broken = "the stream's vector load would move before that write";
+      else if (AW && FirstWrite && *AW > *FirstWrite)
+        Broken = "the stream's vector store would move after that write";
+      else if (AR && FirstWrite && *AR > *FirstWrite)
+        Broken = OtherStream
+                     ? "its vector load would move before the stream's write"
+                     : "the stream's vector store would move after that "
+                       "read";
+      if (!Broken.empty())
+        return Where(*A) + " may access the element " +
+               Where(*S.Accesses.front()) + " accesses" +
+               (A->Base == S.Array ? "" : " (" + Alias + ")") + ": " + Broken;
+    }
+  }
+  return "";
+}
+
+/// The global accesses whose spans lie inside Region.
+std::vector<const AccessInfo *> accessesIn(const KernelInfo &K,
+                                           const SourceSpan &Region) {
+  std::vector<const AccessInfo *> Out;
+  for (const AccessInfo &A : K.Accesses)
+    if (A.Span.BeginOffset >= Region.BeginOffset &&
+        A.Span.EndOffset <= Region.EndOffset &&
+        (A.Space == "global" || A.Space == "unknown"))
+      Out.push_back(&A);
+  return Out;
+}
+
+/// The part of a loop's body each lane runs: inside the braces, without a
+/// `while` loop's step statement (which the lanes share).
+SourceSpan laneRegion(StringRef Src, const LoopInfo &L) {
+  SourceSpan R = L.Body;
+  StringRef Body = Src.slice(R.BeginOffset, R.EndOffset);
+  if (Body.starts_with("{") && Body.ends_with("}")) {
+    R.BeginOffset += 1;
+    R.EndOffset -= 1;
+  }
+  if (L.StepStatement.EndOffset > L.StepStatement.BeginOffset)
+    R.EndOffset = L.StepStatement.BeginOffset;
+  return R;
+}
+
+/// Why the lanes cannot share loop L's iterations, each running the body
+/// once per iteration (the work around L once per thread), or "". Lanes are
+/// the original's threads, which may interleave in any order; what they
+/// must share is L's control and the work around L, so neither may depend
+/// on the lane.
+std::string innerLoopRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                             const LoopInfo &L, const ThreadIndexVar &X) {
+  const ThreadMapping &M = K.Mapping;
+  if (L.Kind != "for" && L.Kind != "while")
+    return "loop " + L.Id + " at " + L.Location + " is a " + L.Kind +
+           " loop, whose iterations the lanes cannot share";
+  if (L.InMacro)
+    return "loop " + L.Id + " at " + L.Location + " is written inside a macro";
+  if (!L.BodyExit.empty())
+    return "loop " + L.Id + " at " + L.Location +
+           " ends an iteration early for one element (" + L.BodyExit + ")";
+  if (!L.BodyChanges.empty())
+    return "the body of loop " + L.Id + " at " + L.Location + " changes " +
+           L.BodyChanges.front() +
+           ", declared outside it, which a thread's elements would then "
+           "change one after the other";
+  StringRef Src = Ctx.Source;
+  std::string Around = Src.slice(M.Work.BeginOffset, L.Body.BeginOffset).str() +
+                       Src.slice(L.Body.EndOffset, M.Work.EndOffset).str();
+  if (!findIdentifier(Around, 0, Around.size(), X.Name).empty())
+    return "the work around loop " + L.Id + " at " + L.Location + " uses '" +
+           X.Name + "', so the lanes would not run it alike";
+  for (const AccessInfo &A : K.Accesses)
+    if (A.Span.BeginOffset >= M.Work.BeginOffset &&
+        A.Span.EndOffset <= M.Work.EndOffset &&
+        (A.Span.BeginOffset < L.Body.BeginOffset ||
+         A.Span.EndOffset > L.Body.EndOffset))
+      return "'" + Src.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
+             "' at " + A.Location + " lies outside the body of loop " + L.Id +
+             ", where it would run once for all of a thread's elements";
   return "";
 }
 
@@ -175,8 +424,20 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   // A template kernel is remapped in its pattern, the same text for every
   // instantiation: its element types stay as spelled, and vectors of a
   // type parameter are aligned structs sized by each instantiation.
-  if (std::string Why = guardedWorkRefusal(K); !Why.empty())
-    return Fail(Why);
+  //
+  // A local declared before the guard that the work changes starts each of
+  // a thread's elements from its initial value again.
+  for (const ThreadMapping::LeadingDecl &D : M.LeadingDecls) {
+    if (D.PerOutput.empty())
+      continue;
+    if (D.PerOutput == "which the work changes" &&
+        (D.NoReset || !D.Reset.empty())) {
+      if (!D.Reset.empty())
+        P.Resets.push_back(D.Reset);
+      continue;
+    }
+    return Fail(guardedWorkRefusal(K));
+  }
   if (K.UsesAtomics)
     return Fail("the kernel updates memory atomically");
   P.X = M.indexVar("x");
@@ -208,176 +469,68 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
     return Fail("the work jumps with goto, out of the loop over a thread's "
                 "elements");
 
-  // The work's global accesses, and which of them every element performs
-  // (nothing in the work may skip them: no branch, no loop, no return
-  // before them). Only those are known to be inside their arrays for all
-  // the elements of a vector, so only they may become vector loads and
-  // stores; the rest run per element as written.
-  std::vector<const AccessInfo *> InWork;
-  for (const AccessInfo &A : K.Accesses)
-    if (A.Span.BeginOffset >= M.Work.BeginOffset &&
-        A.Span.EndOffset <= M.Work.EndOffset &&
-        (A.Space == "global" || A.Space == "unknown"))
-      InWork.push_back(&A);
+  // Each lane runs the whole work: the streams are the accesses every
+  // element performs (nothing in the work may skip them: no branch, no
+  // loop, no return before them). Only those are known to be inside their
+  // arrays for all the elements of a vector, so only they may become
+  // vector loads and stores; the rest run per element as written.
+  std::vector<const AccessInfo *> InWork = accessesIn(K, M.Work);
   unsigned Return = firstReturnInWork(M);
-  auto EveryElement = [&](const AccessInfo &A) {
-    return !inside(A.SkippableBy, M.Work) && A.Span.BeginOffset < Return;
-  };
-  auto KeyOf = [](const AccessInfo &A) {
-    return A.Base + "[" +
-           (A.Indices.size() == 1 && A.Indices[0].Affine
-                ? A.Indices[0].Form.str()
-                : "?") +
-           "]";
-  };
   std::string Why;
-  for (const AccessInfo *A : InWork) {
-    if (!EveryElement(*A) || !streamRefusal(Ctx, K, *A).empty())
-      continue;
-    std::string Key = KeyOf(*A);
-    if (std::any_of(P.Streams.begin(), P.Streams.end(),
-                    [&](const Stream &S) { return S.Key == Key; }))
-      continue;
-    Stream S;
-    S.Array = A->Base;
-    S.Type = unqualifiedType(A->ElementType);
-    S.Canonical =
-        A->CanonicalElementType.empty() ? S.Type : A->CanonicalElementType;
-    S.Key = Key;
-    std::string Rest = indexTerms(A->Indices[0].Form, M, "x");
-    S.FirstIndex = Rest.empty() ? "@FIRST@" : "(long long)@FIRST@" + Rest;
-    S.Offset = A->Indices[0].Form.constantPart().constantValue();
-    P.Streams.push_back(S);
-  }
-  // Every access of a stream's element goes through its registers: loaded
-  // when any reads it, stored when any writes it. A store writes all the
-  // vector's elements, so some write must be one every element performs.
-  for (auto It = P.Streams.begin(); It != P.Streams.end();) {
-    bool WrittenByAll = false;
-    for (const AccessInfo *A : InWork) {
-      if (KeyOf(*A) != It->Key)
-        continue;
-      It->Accesses.push_back(A);
-      bool Writes = A->Mode == "write" || A->Mode == "readwrite";
-      It->Read |= A->Mode == "read" || A->Mode == "readwrite";
-      It->Written |= Writes;
-      WrittenByAll |= Writes && EveryElement(*A);
-    }
-    if (It->Written && !WrittenByAll) {
-      if (Why.empty())
-        Why = "'" + It->Key + "' is written only on some paths of the work";
-      It = P.Streams.erase(It);
-    } else {
-      ++It;
-    }
-  }
-  if (P.Streams.empty()) {
-    for (const AccessInfo *A : InWork) {
-      if (!Why.empty())
-        break;
-      if (!EveryElement(*A))
-        continue;
-      Why = streamRefusal(Ctx, K, *A);
-    }
-    if (Why.empty())
-      Why = "every access is skipped by a branch, a loop or a return on "
-            "some path";
-    return Fail("no global access of the work is both contiguous along '" +
-                P.X->Name + "' and performed for every element: " + Why);
+  P.Lanes = M.Work;
+  P.Streams = collectStreams(
+      Ctx, K, InWork,
+      [&](const AccessInfo &A) {
+        return !inside(A.SkippableBy, M.Work) && A.Span.BeginOffset < Return;
+      },
+      {}, Why);
+  if (!P.Streams.empty()) {
+    if (std::string Order = orderRefusal(Ctx, K, P.Streams, InWork);
+        !Order.empty())
+      return Fail(Order);
+    return P;
   }
 
-  // Loads move before the elements' work and stores after it, past the
-  // accesses that stay in place and past the other streams' loads and
-  // stores. Where one of those may touch a stream's element, the thread's
-  // order of the two must survive: no stream read after a write by the
-  // other, no write of the other after a stream write, no read by the other
-  // after a stream write. Within one array, indices a nonzero constant
-  // apart are other elements, the original's other threads', which no
-  // race-free kernel touches; different parameters are other arrays unless
-  // the launches may pass the same one.
-  std::string Alias = launchAliasingReason(K);
-  auto OtherArray = [&](StringRef A, const Stream &S, bool Known) {
-    if (Ctx.Options.AssumeNoAlias || (Known && Alias.empty()))
-      return true;
-    const ParamInfo *PA = nullptr, *PS = nullptr;
-    for (const ParamInfo &Pm : K.Params) {
-      PA = Pm.Name == A ? &Pm : PA;
-      PS = Pm.Name == S.Array ? &Pm : PS;
+  // Else the lanes may share a loop of the work: each iteration loads the
+  // accesses of the body that every iteration performs, indexed by the
+  // loop's variables as well.
+  std::string InnerWhy;
+  for (const LoopInfo &L : K.Loops) {
+    if (!inside(L.Span, M.Work) || L.Body.EndOffset <= L.Body.BeginOffset)
+      continue;
+    std::string LoopWhy = innerLoopRefusal(Ctx, K, L, *P.X);
+    std::set<std::string> LoopVars;
+    for (const LoopInfo &O : K.Loops)
+      if (!O.InductionVar.empty() && inside(L.Span, O.Span) &&
+          inside(O.Span, M.Work))
+        LoopVars.insert(O.InductionVar);
+    SourceSpan Lanes = laneRegion(Ctx.Source, L);
+    std::vector<const AccessInfo *> InBody = accessesIn(K, Lanes);
+    std::string StreamWhy;
+    std::vector<Stream> Streams;
+    if (LoopWhy.empty())
+      Streams = collectStreams(
+          Ctx, K, InBody,
+          [&](const AccessInfo &A) { return !inside(A.SkippableBy, L.Body); },
+          LoopVars, StreamWhy);
+    if (LoopWhy.empty() && Streams.empty())
+      LoopWhy = "in loop " + L.Id + ": " + StreamWhy;
+    if (LoopWhy.empty())
+      LoopWhy = orderRefusal(Ctx, K, Streams, InBody);
+    if (LoopWhy.empty()) {
+      P.Inner = &L;
+      P.Lanes = Lanes;
+      P.Streams = std::move(Streams);
+      return P;
     }
-    return PA && PS && PA->IsRestrict && PS->IsRestrict;
-  };
-  // A pointer the kernel passes on (to a helper, into memory) is accessed
-  // where the model does not see it (written, unless it points to const).
-  for (const ParamInfo &Pm : K.Params)
-    if (Pm.IsPointer && Pm.Access == "unknown")
-      for (const Stream &S : P.Streams)
-        if ((S.Written || !Pm.PointeeConst) &&
-            (Pm.Name == S.Array || !OtherArray(Pm.Name, S, false)))
-          return Fail("'" + Pm.Name + "' escapes the analysis (" +
-                      Pm.EscapeReason + "), so accesses to '" + S.Array +
-                      "' the model does not see may be reordered with its "
-                      "vector loads and stores");
-  auto Distinct = [&](const AccessInfo &A, const Stream &S) {
-    if (A.Base != S.Array)
-      return OtherArray(A.Base, S, A.Space != "unknown");
-    if (A.Indices.size() != 1 || !A.Indices[0].Affine)
-      return false;
-    std::optional<int64_t> By = constantDifference(
-        A.Indices[0].Form, S.Accesses.front()->Indices[0].Form);
-    return By && *By != 0;
-  };
-  auto Where = [&](const AccessInfo &A) {
-    return "'" + Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
-           "' at " + A.Location;
-  };
-  // When in a thread's order an access reads and writes (a compound
-  // assignment does both when it stores; StoredAt is 0 for a read).
-  auto ReadAt = [](const AccessInfo &A) -> std::optional<unsigned> {
-    if (A.Mode == "write")
-      return std::nullopt;
-    return A.Mode == "read" ? A.Span.BeginOffset : A.StoredAt;
-  };
-  auto WrittenAt = [](const AccessInfo &A) -> std::optional<unsigned> {
-    if (A.Mode == "read")
-      return std::nullopt;
-    return A.StoredAt;
-  };
-  for (const Stream &S : P.Streams) {
-    std::optional<unsigned> FirstWrite, LastRead;
-    for (const AccessInfo *SA : S.Accesses) {
-      if (std::optional<unsigned> W = WrittenAt(*SA))
-        FirstWrite = std::min(FirstWrite.value_or(~0u), *W);
-      if (std::optional<unsigned> R = ReadAt(*SA))
-        LastRead = std::max(LastRead.value_or(0u), *R);
-    }
-    for (const AccessInfo *A : InWork) {
-      if (llvm::is_contained(S.Accesses, A) || Distinct(*A, S))
-        continue;
-      bool OtherStream =
-          std::any_of(P.Streams.begin(), P.Streams.end(), [&](const Stream &T) {
-            return llvm::is_contained(T.Accesses, A);
-          });
-      std::optional<unsigned> AR = ReadAt(*A), AW = WrittenAt(*A);
-      std::string Broken;
-      if (AW && OtherStream && S.Written)
-        Broken = "both are stored as vectors, in an order of their own";
-      else if (AW && LastRead && *LastRead > *AW)
-        Broken = "the stream's vector load would move before that write";
-      else if (AW && FirstWrite && *AW > *FirstWrite)
-        Broken = "the stream's vector store would move after that write";
-      else if (AR && FirstWrite && *AR > *FirstWrite)
-        Broken = OtherStream
-                     ? "its vector load would move before the stream's write"
-                     : "the stream's vector store would move after that "
-                       "read";
-      if (!Broken.empty())
-        return Fail(Where(*A) + " may access the element " +
-                    Where(*S.Accesses.front()) + " accesses" +
-                    (A->Base == S.Array ? "" : " (" + Alias + ")") + ": " +
-                    Broken);
-    }
+    if (InnerWhy.empty())
+      InnerWhy = LoopWhy;
   }
-  return P;
+  return Fail("no global access of the work is both contiguous along '" +
+              P.X->Name + "' and performed for every element: " + Why +
+              (InnerWhy.empty()
+                   ? ""
+                   : "; nor can the lanes share a loop: " + InnerWhy));
 }
 
 } // namespace
@@ -480,44 +633,53 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
   }
   static const char *Lanes[] = {"x", "y", "z", "w"};
 
-  // The work once per lane: a return ends the lane's work only, and (on
-  // the vector path) the streams' accesses read and write their registers.
-  auto WorkText = [&](bool Vector) {
+  // Source text of [B, E) with the streams' accesses reading and writing
+  // their registers (Vector) and the work's returns ending one lane's work
+  // (Continue).
+  auto RegionText = [&](unsigned B, unsigned E, bool Vector, bool Continue) {
     std::vector<std::pair<SourceSpan, std::string>> Edits;
     if (Vector)
       for (size_t N = 0; N < P.Streams.size(); ++N)
         for (const AccessInfo *A : P.Streams[N].Accesses)
           Edits.push_back({A->Span, Local[N] + "[" + Lane + "]"});
-    for (const ThreadMapping::Return &R : M.Returns)
-      if (R.Span.BeginOffset >= M.Work.BeginOffset &&
-          R.Span.EndOffset <= M.Work.EndOffset)
-        Edits.push_back(
-            {{"", "", R.Span.BeginOffset, R.Span.BeginOffset + 6}, "continue"});
+    if (Continue)
+      for (const ThreadMapping::Return &R : M.Returns)
+        if (R.Span.BeginOffset >= B && R.Span.EndOffset <= E)
+          Edits.push_back({{"", "", R.Span.BeginOffset, R.Span.BeginOffset + 6},
+                           "continue"});
     std::sort(Edits.begin(), Edits.end(), [](const auto &A, const auto &B) {
       return A.first.BeginOffset < B.first.BeginOffset;
     });
     std::string Text;
-    unsigned At = M.Work.BeginOffset;
+    unsigned At = B;
     for (const auto &[Span, With] : Edits) {
+      if (Span.BeginOffset < B || Span.EndOffset > E)
+        continue;
       Text += Src.slice(At, Span.BeginOffset).str() + With;
       At = Span.EndOffset;
     }
-    return Text + Src.slice(At, M.Work.EndOffset).str();
+    return Text + Src.slice(At, E).str();
   };
-  std::string Work = WorkText(true);
-  StringRef Base =
-      Src.slice(lineStart(Src, M.Work.BeginOffset), M.Work.BeginOffset);
-  // Text re-indented to Ind, its nesting kept.
-  auto Indented = [&](StringRef Text, const std::string &Ind) {
+  // Text re-indented to Ind, its nesting kept: lines after the first lose
+  // Base (the indentation of the region's first line in the source).
+  auto Indented = [&](StringRef Text, StringRef Base, const std::string &Ind) {
     std::string S;
     bool FirstLine = true;
-    for (StringRef Line : split(Text.rtrim(), '\n')) {
-      if (!FirstLine && !Line.consume_front(Base))
+    for (StringRef Line : split(Text.trim("\n\r").rtrim(), '\n')) {
+      if (FirstLine)
+        Line = Line.ltrim(" \t");
+      else if (!Line.consume_front(Base))
         Line = Line.ltrim(" \t");
       FirstLine = false;
-      S += Ind + Line.rtrim().str() + "\n";
+      S += Line.trim().empty() ? "\n" : Ind + Line.rtrim().str() + "\n";
     }
     return S;
+  };
+  // The indentation of the first line of [B, E) that holds code.
+  auto BaseOf = [&](unsigned B, unsigned E) {
+    StringRef R = Src.slice(B, E);
+    size_t Code = R.find_first_not_of(" \t\r\n");
+    return lineIndent(Src, B + (Code == StringRef::npos ? 0 : Code));
   };
   auto PerLane = [&](const std::string &Ind, const std::string &Body) {
     std::string Index = findIdentifier(Body, 0, Body.size(), X.Name).empty()
@@ -528,6 +690,66 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
            Lane + " < " + W_ + "; ++" + Lane + ") {\n" + Index + Body + Ind +
            "}\n";
   };
+  std::string Resets;
+  for (const std::string &R : P.Resets)
+    Resets += "@IND@" + R + "\n";
+  auto WithResets = [&](const std::string &Ind, const std::string &Body) {
+    std::string S = Resets;
+    for (size_t At = S.find("@IND@"); At != std::string::npos;
+         At = S.find("@IND@"))
+      S.replace(At, 5, Ind);
+    return S + Body;
+  };
+  // Every vector access aligned (continued lines indented from Ind).
+  auto Aligned = [&](const std::string &Ind) {
+    std::string A;
+    for (size_t N = 0; N < P.Streams.size(); ++N)
+      A += (A.empty() ? "" : " &&\n" + Ind + "    ") +
+           "reinterpret_cast<unsigned long long>(" + Addr[N] + ") % sizeof(" +
+           Vec[N] + ") == 0";
+    return A;
+  };
+  // The streams' registers, loaded; their stores.
+  auto Loads = [&](const std::string &Ind) {
+    std::string S;
+    for (size_t N = 0; N < P.Streams.size(); ++N) {
+      const Stream &St = P.Streams[N];
+      S += Ind + St.Type + " " + Local[N] + "[" + W_ + "];\n";
+      if (!St.Read)
+        continue;
+      std::string Q = Local[N] + "_q";
+      S += Ind + "const " + Vec[N] + " " + Q + " = *reinterpret_cast<const " +
+           Vec[N] + " *>(" + Addr[N] + ");\n";
+      for (int64_t L = 0; L < W; ++L)
+        S += Ind + Local[N] + "[" + std::to_string(L) + "] = " + Q + "." +
+             (Generic[N] ? "e[" + std::to_string(L) + "]" : Lanes[L]) + ";\n";
+    }
+    return S;
+  };
+  auto Stores = [&](const std::string &Ind) {
+    std::string S;
+    for (size_t N = 0; N < P.Streams.size(); ++N) {
+      if (!P.Streams[N].Written)
+        continue;
+      if (Generic[N]) {
+        std::string Q = Local[N] + "_out";
+        S += Ind + Vec[N] + " " + Q + ";\n";
+        for (int64_t L = 0; L < W; ++L)
+          S += Ind + Q + ".e[" + std::to_string(L) + "] = " + Local[N] + "[" +
+               std::to_string(L) + "];\n";
+        S += Ind + "*reinterpret_cast<" + Vec[N] + " *>(" + Addr[N] +
+             ") = " + Q + ";\n";
+        continue;
+      }
+      std::string Args;
+      for (int64_t L = 0; L < W; ++L)
+        Args += (L ? ", " : "") + Local[N] + "[" + std::to_string(L) + "]";
+      S += Ind + "*reinterpret_cast<" + Vec[N] + " *>(" + Addr[N] +
+           ") = make_" + Vec[N] + "(" + Args + ");\n";
+    }
+    return S;
+  };
+  StringRef WorkBase = BaseOf(M.Work.BeginOffset, M.Work.EndOffset);
 
   std::string S = "// cuda-rewrite-opt: " + W_ +
                   " consecutive elements per thread, loaded and stored as " +
@@ -541,17 +763,17 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
       S += I1 + spanText(Ctx, V.Decl) + "\n";
   if (std::string Kept = keptPrefix(Ctx, *K); !Kept.empty())
     S += I1 + Kept + "\n";
-  // Every element of the vector inside the guard, and every vector access
-  // aligned. The guard's upper bounds say the first at once (all of it,
-  // for a box); another guard is then asked for each element.
+  // Every element of the vector inside the guard. The guard's upper bounds
+  // say the first at once (all of it, for a box); another guard is then
+  // asked for each element.
   std::string Inside;
   for (const auto &[Var, Bound] : M.UpperBounds)
     Inside += (Inside.empty() ? "" : " && ") +
               (Var == X.Name ? First + " + " + W_ + " <= " + Bound
                              : Var + " < " + Bound);
-  for (size_t N = 0; N < P.Streams.size(); ++N)
-    Inside += " &&\n" + I1 + "    reinterpret_cast<unsigned long long>(" +
-              Addr[N] + ") % sizeof(" + Vec[N] + ") == 0";
+  // Where each lane runs the whole work, the alignment is known before it.
+  if (!P.Inner)
+    Inside += " &&\n" + I1 + "    " + Aligned(I1);
   if (M.GuardIsBox) {
     S += I1 + "if (" + Inside + ") {\n";
   } else {
@@ -561,42 +783,48 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
                  I2 + All + " = " + All + " && (" + M.GuardCondition + ");\n");
     S += I1 + "if (" + All + ") {\n";
   }
-  for (size_t N = 0; N < P.Streams.size(); ++N) {
-    const Stream &St = P.Streams[N];
-    S += I2 + St.Type + " " + Local[N] + "[" + W_ + "];\n";
-    if (!St.Read)
-      continue;
-    std::string Q = Local[N] + "_q";
-    S += I2 + "const " + Vec[N] + " " + Q + " = *reinterpret_cast<const " +
-         Vec[N] + " *>(" + Addr[N] + ");\n";
-    for (int64_t L = 0; L < W; ++L)
-      S += I2 + Local[N] + "[" + std::to_string(L) + "] = " + Q + "." +
-           (Generic[N] ? "e[" + std::to_string(L) + "]" : Lanes[L]) + ";\n";
-  }
-  S += PerLane(I2, Indented(Work, I3));
-  for (size_t N = 0; N < P.Streams.size(); ++N) {
-    if (!P.Streams[N].Written)
-      continue;
-    if (Generic[N]) {
-      std::string Q = Local[N] + "_out";
-      S += I2 + Vec[N] + " " + Q + ";\n";
-      for (int64_t L = 0; L < W; ++L)
-        S += I2 + Q + ".e[" + std::to_string(L) + "] = " + Local[N] + "[" +
-             std::to_string(L) + "];\n";
-      S += I2 + "*reinterpret_cast<" + Vec[N] + " *>(" + Addr[N] + ") = " + Q +
-           ";\n";
-      continue;
-    }
-    std::string Args;
-    for (int64_t L = 0; L < W; ++L)
-      Args += (L ? ", " : "") + Local[N] + "[" + std::to_string(L) + "]";
-    S += I2 + "*reinterpret_cast<" + Vec[N] + " *>(" + Addr[N] + ") = make_" +
-         Vec[N] + "(" + Args + ");\n";
+  if (!P.Inner) {
+    S += Loads(I2);
+    S += PerLane(
+        I2, WithResets(I3, Indented(RegionText(M.Work.BeginOffset,
+                                               M.Work.EndOffset, true, true),
+                                    WorkBase, I3)));
+    S += Stores(I2);
+  } else {
+    // The work around the loop runs once; the loop's body becomes, per
+    // iteration, the lanes' vector path where this iteration's addresses
+    // are aligned, else the lanes one after the other as written.
+    const LoopInfo &L = *P.Inner;
+    std::string LI = lineIndent(Src, L.Span.BeginOffset).str();
+    std::string LI2 = LI + "  ", LI3 = LI2 + "  ";
+    StringRef LaneBase = BaseOf(P.Lanes.BeginOffset, P.Lanes.EndOffset);
+    std::string Body = "{\n";
+    Body += LI2 + "if (" + Aligned(LI2) + ") {\n";
+    Body += Loads(LI3);
+    Body += PerLane(LI3, Indented(RegionText(P.Lanes.BeginOffset,
+                                             P.Lanes.EndOffset, true, false),
+                                  LaneBase, LI3 + "  "));
+    Body += Stores(LI3);
+    Body += LI2 + "} else {\n";
+    Body += PerLane(LI3, Indented(RegionText(P.Lanes.BeginOffset,
+                                             P.Lanes.EndOffset, false, false),
+                                  LaneBase, LI3 + "  "));
+    Body += LI2 + "}\n";
+    if (L.StepStatement.EndOffset > L.StepStatement.BeginOffset)
+      Body += LI2 + spanText(Ctx, L.StepStatement) + "\n";
+    Body += LI + "}";
+    std::string Work = Src.slice(M.Work.BeginOffset, L.Body.BeginOffset).str() +
+                       Body +
+                       Src.slice(L.Body.EndOffset, M.Work.EndOffset).str();
+    S += Indented(Work, WorkBase, I2);
   }
   S += I1 + "} else {\n";
-  std::string Scalar = WorkText(false);
-  S += PerLane(I2, I3 + "if (" + M.GuardCondition + ") {\n" +
-                       Indented(Scalar, I3 + "  ") + I3 + "}\n");
+  std::string Scalar =
+      RegionText(M.Work.BeginOffset, M.Work.EndOffset, false, true);
+  S += PerLane(
+      I2, I3 + "if (" + M.GuardCondition + ") {\n" +
+              WithResets(I3 + "  ", Indented(Scalar, WorkBase, I3 + "  ")) +
+              I3 + "}\n");
   S += I1 + "}\n";
   if (Error E = Out.replace(Begin, Close - Begin, S))
     return E;

@@ -3,6 +3,7 @@
 #include "cro/Analysis/StmtQueries.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -12,20 +13,6 @@ using namespace llvm;
 namespace cro {
 
 namespace {
-
-std::set<const VarDecl *> referencedVars(const Stmt *S) {
-  std::set<const VarDecl *> Out;
-  if (!S)
-    return Out;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      Out.insert(V);
-  for (const Stmt *C : S->children()) {
-    std::set<const VarDecl *> Sub = referencedVars(C);
-    Out.insert(Sub.begin(), Sub.end());
-  }
-  return Out;
-}
 
 /// A break or goto that leaves the loop whose body this is.
 class ExitFinder : public NestCountingVisitor<ExitFinder> {
@@ -45,6 +32,37 @@ protected:
     return false;
   }
   const SourceText &Text;
+};
+
+/// Where a loop's body leaves it other than by running to its end: a break
+/// or continue that binds to the loop, a return, a goto.
+class BodyExitFinder : public NestCountingVisitor<BodyExitFinder> {
+  using Base = NestCountingVisitor<BodyExitFinder>;
+
+public:
+  explicit BodyExitFinder(const SourceText &Text) : Text(Text) {}
+  std::string Found;
+  bool TraverseSwitchStmt(SwitchStmt *S) {
+    ++Switches;
+    bool R = Base::TraverseSwitchStmt(S);
+    --Switches;
+    return R;
+  }
+  bool VisitBreakStmt(BreakStmt *S) { return Nest || fail(S, "break"); }
+  // A continue inside a switch (but no inner loop) continues this loop.
+  bool VisitContinueStmt(ContinueStmt *S) {
+    return Nest > Switches || fail(S, "continue");
+  }
+  bool VisitReturnStmt(ReturnStmt *S) { return fail(S, "return"); }
+  bool VisitGotoStmt(GotoStmt *S) { return fail(S, "goto"); }
+
+private:
+  bool fail(const Stmt *S, StringRef What) {
+    Found = What.str() + " at " + Text.location(S->getBeginLoc());
+    return false;
+  }
+  const SourceText &Text;
+  unsigned Switches = 0;
 };
 
 /// Whether the iterations of a nest body are independent: no early exits,
@@ -134,17 +152,71 @@ public:
       return;
     if (const auto *F = dyn_cast<ForStmt>(S))
       describe(F);
+    if (const auto *W = dyn_cast<WhileStmt>(S))
+      describe(W);
     for (const Stmt *C : S->children())
       run(C);
   }
 
 private:
-  LoopInfo *loopAt(const Stmt *S) {
+  LoopInfo *loopAt(const Stmt *S, StringRef Kind = "for") {
     unsigned Offset = Text.span(S->getSourceRange()).BeginOffset;
     for (LoopInfo &L : Info.Loops)
-      if (L.Span.BeginOffset == Offset && L.Kind == "for")
+      if (L.Span.BeginOffset == Offset && L.Kind == Kind)
         return &L;
     return nullptr;
+  }
+
+  /// BodyExit and BodyChanges of a loop whose body is Body; Step, when
+  /// set, is the body's step statement, whose change is the loop's own.
+  void describeBody(const Stmt *Body, const Stmt *Step, LoopInfo &L) {
+    BodyExitFinder X(Text);
+    X.TraverseStmt(const_cast<Stmt *>(Body));
+    L.BodyExit = X.Found;
+    DenseSet<const VarDecl *> Changed;
+    auto Collect = [&](const Stmt *S) {
+      for (const VarDecl *V : modifiedVariables(S))
+        Changed.insert(V);
+    };
+    if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
+      for (const Stmt *S : CS->body())
+        if (S != Step)
+          Collect(S);
+    } else {
+      Collect(Body);
+    }
+    const SourceManager &SM = Text.context().getSourceManager();
+    std::vector<const VarDecl *> Outside;
+    for (const VarDecl *V : Changed)
+      if (SM.isBeforeInTranslationUnit(V->getLocation(), Body->getBeginLoc()))
+        Outside.push_back(V);
+    std::sort(Outside.begin(), Outside.end(),
+              [&](const VarDecl *A, const VarDecl *B) {
+                return SM.isBeforeInTranslationUnit(A->getLocation(),
+                                                    B->getLocation());
+              });
+    L.BodyChanges.clear();
+    for (const VarDecl *V : Outside)
+      L.BodyChanges.push_back("'" + V->getNameAsString() + "' at " +
+                              Text.location(V->getLocation()));
+  }
+
+  void describe(const WhileStmt *W) {
+    LoopInfo *L = loopAt(W, "while");
+    if (!L)
+      return;
+    L->Header = Text.span(SourceRange(W->getBeginLoc(), W->getRParenLoc()));
+    L->Body = Text.statementSpan(W->getBody());
+    const Stmt *Step = nullptr;
+    // describeWhile found the induction variable where the body's last
+    // statement steps the variable the condition compares.
+    if (const auto *CS = dyn_cast<CompoundStmt>(W->getBody());
+        CS && !CS->body_empty() && !L->InductionVar.empty() &&
+        !L->Step.empty()) {
+      Step = CS->body_back();
+      L->StepStatement = Text.statementSpan(Step);
+    }
+    describeBody(W->getBody(), Step, *L);
   }
 
   void describe(const ForStmt *F) {
@@ -153,6 +225,7 @@ private:
       return;
     L->Header = Text.span(SourceRange(F->getBeginLoc(), F->getRParenLoc()));
     L->Body = Text.statementSpan(F->getBody());
+    describeBody(F->getBody(), nullptr, *L);
     L->StripMineRefusal = stripMineRefusal(F, *L);
     L->InnerLoop.clear();
     L->InterchangeRefusal.clear();

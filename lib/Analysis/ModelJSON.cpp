@@ -175,7 +175,12 @@ json::Value toJSON(const LoopInfo &L) {
       {"strip_mine_refusal", strOrNull(L.StripMineRefusal)},
       {"inner_loop", strOrNull(L.InnerLoop)},
       {"interchange_refusal", strOrNull(L.InterchangeRefusal)},
-      {"interchange_aliasing", strOrNull(L.InterchangeAliasing)}};
+      {"interchange_aliasing", strOrNull(L.InterchangeAliasing)},
+      {"body_exit", strOrNull(L.BodyExit)},
+      {"body_changes", strings(L.BodyChanges)},
+      {"step_statement", L.StepStatement.EndOffset > L.StepStatement.BeginOffset
+                             ? toJSON(L.StepStatement)
+                             : json::Value(nullptr)}};
 }
 
 json::Value toJSON(const IndexInfo &I) {
@@ -311,7 +316,9 @@ json::Value toJSON(const ThreadMapping &M) {
   for (const ThreadMapping::LeadingDecl &D : M.LeadingDecls)
     Leading.push_back(json::Object{{"name", D.Name},
                                    {"location", D.Location},
-                                   {"per_output", strOrNull(D.PerOutput)}});
+                                   {"per_output", strOrNull(D.PerOutput)},
+                                   {"reset", strOrNull(D.Reset)},
+                                   {"no_reset", D.NoReset}});
   return json::Object{{"recognized", true},
                       {"index_vars", std::move(Vars)},
                       {"guard", M.GuardKind},

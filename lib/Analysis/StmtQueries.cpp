@@ -168,6 +168,20 @@ const DeclRefExpr *readOutsideItsLoops(const VarDecl *V, const Stmt *Body,
   return R.Found;
 }
 
+std::set<const VarDecl *> referencedVars(const Stmt *S) {
+  std::set<const VarDecl *> Out;
+  if (!S)
+    return Out;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.insert(V);
+  for (const Stmt *C : S->children()) {
+    std::set<const VarDecl *> Sub = referencedVars(C);
+    Out.insert(Sub.begin(), Sub.end());
+  }
+  return Out;
+}
+
 bool isPure(const Stmt *S) {
   ImpurityFinder F;
   F.TraverseStmt(const_cast<Stmt *>(S));

@@ -369,9 +369,25 @@ public:
       bool Used = false;
       for (const Stmt *S : Work)
         Used |= usesOutsideIndexDecls(S, V) > 0;
-      if (ChangedByWork.count(V))
+      if (ChangedByWork.count(V)) {
         D.PerOutput = "which the work changes";
-      else if (Used && V->getInit() && mentionsIndexVar(V->getInit()))
+        // Each output may start from the initial value again where it is
+        // the same for every output and evaluating it changes nothing.
+        const Expr *Init = V->getInit();
+        bool Resettable = Init && !V->getType()->isReferenceType() &&
+                          !V->getType().isConstQualified() && isPure(Init) &&
+                          !mentionsIndexVar(Init);
+        if (Resettable)
+          for (const VarDecl *R : referencedVars(Init))
+            Resettable &= !ChangedByWork.count(R) && R != V;
+        if (!Init && !V->getType()->isReferenceType() &&
+            !V->getType()->isArrayType())
+          D.NoReset = true;
+        else if (Resettable && !isa<InitListExpr>(Init) &&
+                 !isa<CXXConstructExpr>(Init->IgnoreImplicit()) &&
+                 V->getInitStyle() == VarDecl::CInit)
+          D.Reset = V->getNameAsString() + " = " + Text.text(Init) + ";";
+      } else if (Used && V->getInit() && mentionsIndexVar(V->getInit()))
         D.PerOutput = "which is computed from the thread index";
       M.LeadingDecls.push_back(std::move(D));
     }

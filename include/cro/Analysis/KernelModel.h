@@ -222,6 +222,17 @@ struct LoopInfo {
   /// Set when the interchange is legal only if no two pointer parameters
   /// alias (lifted by --assume-no-alias): the reason.
   std::string InterchangeAliasing;
+  /// For `for` and `while` loops: where the body leaves the loop other than
+  /// by running to its end -- a break or continue of this loop, a return, a
+  /// goto -- e.g. "break at k.cu:9:7" ("" when it never does).
+  std::string BodyExit;
+  /// Variables declared outside the body (locals, parameters, the induction
+  /// variable) that the body changes, as "'y' at k.cu:12:5", in source
+  /// order; a `while` loop's step statement (StepStatement) is not counted.
+  std::vector<std::string> BodyChanges;
+  /// A `while` loop's last body statement when it is the induction step
+  /// (`y++;`); empty otherwise.
+  SourceSpan StepStatement;
 };
 
 struct IndexInfo {
@@ -377,6 +388,13 @@ struct ThreadMapping {
     /// uses it ("which the work changes", "which is computed from the
     /// thread index"); "" when the outputs may share it.
     std::string PerOutput;
+    /// Where the work changes it: the statement that gives it back its
+    /// initial value for the next output (`sum = 0.0f;`), when its
+    /// initializer is pure, independent of the thread index and of what the
+    /// work changes. NoReset when it has no initializer (the work assigns
+    /// it before reading it, or reads an indeterminate value either way).
+    std::string Reset;
+    bool NoReset = false;
   };
   std::vector<LeadingDecl> LeadingDecls;
   /// Why the kernel's last `if` is not taken as the guard, or, for a

@@ -4,6 +4,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include <optional>
+#include <set>
 #include <string>
 
 namespace cro {
@@ -38,6 +39,9 @@ std::string exclusiveEndText(const CanonicalFor &C, llvm::StringRef EndText);
 const clang::DeclRefExpr *readOutsideItsLoops(const clang::VarDecl *V,
                                               const clang::Stmt *Body,
                                               const clang::ForStmt *Loop);
+
+/// Every variable S names (locals, parameters, globals).
+std::set<const clang::VarDecl *> referencedVars(const clang::Stmt *S);
 
 /// True when S only combines values already in registers: no memory read
 /// (subscript, dereference), no call, no assignment or increment.
