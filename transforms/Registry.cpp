@@ -18,6 +18,7 @@
 #include "Tile.h"
 #include "Unroll.h"
 #include "Vectorize.h"
+#include "WarpReduce.h"
 
 namespace cro {
 
@@ -27,6 +28,8 @@ void registerBuiltinTransforms(TransformRegistry &R) {
   // Before unroll: both insert at a loop's first line, the block that holds
   // scalar-replace's registers must come before unroll's pragma.
   R.add(std::make_unique<ScalarReplace>());
+  // Also before unroll: it zeroes the sum at the loop's first line.
+  R.add(std::make_unique<WarpReduce>());
   R.add(std::make_unique<Unroll>());
   R.add(std::make_unique<ReadOnly>());
   R.add(std::make_unique<NvccFlags>());

@@ -366,7 +366,8 @@ StrideShrinkSite strideShrinkSite(const RewriteContext &Ctx,
 } // namespace
 
 std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
-                                    const KernelInfo &K, StringRef Dim) {
+                                    const KernelInfo &K, StringRef Dim,
+                                    StringRef Verb) {
   if (K.Launches.empty())
     return "the kernel is never launched in this file";
   if (std::string Why = gridChangeRefusal(K); !Why.empty())
@@ -382,9 +383,10 @@ std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
               ? " is not written in this file"
           : sharedWithOtherKernel(Ctx, K, G.ResolvedSpan)
               ? " is shared with launches of other kernels and is not a "
-                "variable the launch can divide"
+                "variable the launch can " +
+                    Verb.str()
               : " is read elsewhere too (at " + G.ReadElsewhere +
-                    ") and is not a variable the launch can divide";
+                    ") and is not a variable the launch can " + Verb.str();
       return "the grid at " + L.Location + " ('" + L.Grid.Text + "')" + Why;
     }
   }
@@ -420,6 +422,50 @@ Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
       return makeToolError(ExitCode::Internal,
                            "grid of " + K.Id + " at " + L.Location +
                                " cannot be divided");
+    }
+  }
+  return Error::success();
+}
+
+Error growGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
+               int64_t Factor, EditSet &Out) {
+  std::set<unsigned> Done; // launches may share one value
+  std::string F = std::to_string(Factor);
+  for (const LaunchSite &L : K.Launches) {
+    switch (strideShrinkSite(Ctx, K, L, Dim)) {
+    case StrideShrinkSite::Value: {
+      // Insertions around the value leave edits inside it (a block size
+      // the block-size knob rewrites) untouched.
+      const SourceSpan &S = L.Grid.Dims[dimIndex(Dim)].ResolvedSpan;
+      if (!Done.insert(S.BeginOffset).second)
+        continue;
+      if (Error E = Out.insert(S.BeginOffset, "(("))
+        return E;
+      if (Error E = Out.insert(S.EndOffset, ") * " + F + ")"))
+        return E;
+      continue;
+    }
+    case StrideShrinkSite::Argument: {
+      std::string V = L.Grid.Text, Arg;
+      if (L.Grid.Form == "scalar") {
+        Arg = "(" + V + ") * " + F;
+      } else {
+        Arg = "dim3(";
+        for (const char *D : {"x", "y", "z"})
+          Arg += std::string(*D == 'x' ? "" : ", ") + "(" + V + ")." + D +
+                 (Dim == D ? " * " + F : "");
+        Arg += ")";
+      }
+      if (Error E =
+              Out.replace(L.Grid.Span.BeginOffset,
+                          L.Grid.Span.EndOffset - L.Grid.Span.BeginOffset, Arg))
+        return E;
+      continue;
+    }
+    case StrideShrinkSite::None:
+      return makeToolError(ExitCode::Internal, "grid of " + K.Id + " at " +
+                                                   L.Location +
+                                                   " cannot be multiplied");
     }
   }
   return Error::success();

@@ -76,7 +76,14 @@ llvm::Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K,
 /// whose grid along Dim is not written in this file, or is a value other
 /// kernels' launches read and not a variable the launch can divide.
 std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
-                                    const KernelInfo &K, llvm::StringRef Dim);
+                                    const KernelInfo &K, llvm::StringRef Dim,
+                                    llvm::StringRef Verb = "divide");
+
+/// Edits every launch of K so that its grid along Dim has G * Factor blocks
+/// (where gridStrideShrinkRefusal(Ctx, K, Dim, "multiply") is empty): a
+/// group of Factor threads takes each original thread's place.
+llvm::Error growGrid(const RewriteContext &Ctx, const KernelInfo &K,
+                     llvm::StringRef Dim, int64_t Factor, EditSet &Out);
 
 /// Edits every launch of K so that its grid along a free dimension Dim has
 /// ceil(G / Factor) blocks: each thread takes Factor times more indices of

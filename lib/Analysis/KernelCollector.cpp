@@ -72,6 +72,10 @@ static std::vector<ParamInfo> describeParams(const FunctionDecl *FD,
     if (const auto *PT = T->getAs<PointerType>()) {
       PI.IsPointer = true;
       PI.PointeeType = typeString(PT->getPointeeType(), Ctx);
+      PI.CanonicalPointeeType = PT->getPointeeType()
+                                    .getCanonicalType()
+                                    .getUnqualifiedType()
+                                    .getAsString();
       PI.PointeeConst = PT->getPointeeType().isConstQualified();
       PI.Access = "none";
       if (const TypeSourceInfo *TSI = P->getTypeSourceInfo()) {

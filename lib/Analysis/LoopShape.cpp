@@ -201,6 +201,76 @@ private:
                               Text.location(V->getLocation()));
   }
 
+  /// Accumulator and AccumulatorType of a loop whose body is Body.
+  void describeAccumulator(const Stmt *Body, LoopInfo &L) {
+    L.Accumulator.clear();
+    L.AccumulatorType.clear();
+    const SourceManager &SM = Text.context().getSourceManager();
+    const VarDecl *Acc = nullptr;
+    for (const VarDecl *V : modifiedVariables(Body))
+      if (SM.isBeforeInTranslationUnit(V->getLocation(), Body->getBeginLoc())) {
+        if (Acc)
+          return; // two variables change
+        Acc = V;
+      }
+    if (!Acc || !Acc->getType()->isArithmeticType() ||
+        Acc->getType().isVolatileQualified())
+      return;
+    // Every reference to Acc is the left side of an addition into it.
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl *Acc;
+      unsigned Adds = 0, Refs = 0;
+      bool Bad = false;
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        Refs += E->getDecl() == Acc;
+        return true;
+      }
+      bool VisitCompoundAssignOperator(CompoundAssignOperator *B) {
+        if (referencedVar(B->getLHS()) != Acc)
+          return true;
+        if (B->getOpcode() != BO_AddAssign && B->getOpcode() != BO_SubAssign)
+          Bad = true;
+        else if (referencedVars(B->getRHS()).count(Acc))
+          Bad = true;
+        else
+          ++Adds;
+        return true;
+      }
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        if (B->getOpcode() != BO_Assign || referencedVar(B->getLHS()) != Acc)
+          return true;
+        // acc = acc + e (or e + acc)
+        const auto *Sum =
+            dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+        if (!Sum || Sum->getOpcode() != BO_Add) {
+          Bad = true;
+          return true;
+        }
+        bool L = referencedVar(Sum->getLHS()) == Acc,
+             R = referencedVar(Sum->getRHS()) == Acc;
+        if (L == R ||
+            referencedVars(L ? Sum->getRHS() : Sum->getLHS()).count(Acc))
+          Bad = true;
+        else
+          Adds += 2; // the assignment's and the sum's references
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        if (U->isIncrementDecrementOp() &&
+            referencedVar(U->getSubExpr()) == Acc)
+          Bad = true;
+        return true;
+      }
+    } Find;
+    Find.Acc = Acc;
+    Find.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Find.Bad || Find.Adds == 0 || Find.Refs != Find.Adds)
+      return;
+    L.Accumulator = Acc->getNameAsString();
+    L.AccumulatorType =
+        Acc->getType().getCanonicalType().getUnqualifiedType().getAsString();
+  }
+
   void describe(const WhileStmt *W) {
     LoopInfo *L = loopAt(W, "while");
     if (!L)
@@ -227,6 +297,14 @@ private:
     L->Body = Text.statementSpan(F->getBody());
     describeBody(F->getBody(), nullptr, *L);
     L->StripMineRefusal = stripMineRefusal(F, *L);
+    if (L->StripMineRefusal.empty()) {
+      std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
+      if (C && C->Begin && F->getInc()) {
+        L->StartValue = Text.span(C->Begin->getSourceRange());
+        L->Increment = Text.span(F->getInc()->getSourceRange());
+      }
+    }
+    describeAccumulator(F->getBody(), *L);
     L->InnerLoop.clear();
     L->InterchangeRefusal.clear();
     const Stmt *B = F->getBody();

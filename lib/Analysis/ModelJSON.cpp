@@ -138,6 +138,7 @@ json::Value toJSON(const ParamInfo &P) {
       O["modified_at"] = P.ModifiedAt;
     O["uses"] = int64_t(P.Uses);
     O["pointee_type"] = P.PointeeType;
+    O["canonical_pointee_type"] = P.CanonicalPointeeType;
     O["pointee_const"] = P.PointeeConst;
     O["access"] = P.Access;
     O["atomic"] = P.Atomic;
@@ -178,6 +179,8 @@ json::Value toJSON(const LoopInfo &L) {
       {"interchange_aliasing", strOrNull(L.InterchangeAliasing)},
       {"body_exit", strOrNull(L.BodyExit)},
       {"body_changes", strings(L.BodyChanges)},
+      {"accumulator", strOrNull(L.Accumulator)},
+      {"accumulator_type", strOrNull(L.AccumulatorType)},
       {"step_statement", L.StepStatement.EndOffset > L.StepStatement.BeginOffset
                              ? toJSON(L.StepStatement)
                              : json::Value(nullptr)}};

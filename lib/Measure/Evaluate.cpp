@@ -158,8 +158,15 @@ ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
     if (!isKernelNamed(K, C.Kernel))
       continue;
     for (int A : C.Args)
-      if (A >= 0 && size_t(A) < K.Params.size() && K.Params[A].IsPointer)
-        Kinds.insert(elementKindOf(K.Params[A].PointeeType));
+      if (A >= 0 && size_t(A) < K.Params.size() && K.Params[A].IsPointer) {
+        // The spelled type names float4 and friends; typedefs of float
+        // (`DATA_TYPE`, `real_t`) are floats by their canonical type.
+        const ParamInfo &P = K.Params[A];
+        ElementKind Kind = elementKindOf(P.PointeeType);
+        if (Kind == ElementKind::Exact && !P.CanonicalPointeeType.empty())
+          Kind = elementKindOf(P.CanonicalPointeeType);
+        Kinds.insert(Kind);
+      }
   }
   return Kinds.size() == 1 ? *Kinds.begin() : ElementKind::Exact;
 }

@@ -27,6 +27,7 @@ constexpr RoleEntry Roles[] = {
     {KnobRole::LoopTiling, "loop-tiling"},
     {KnobRole::Privatization, "privatization"},
     {KnobRole::ScalarReplacement, "scalar-replacement"},
+    {KnobRole::WarpCooperation, "warp-cooperation"},
 };
 
 json::Value strOrNull(StringRef S) {

@@ -146,6 +146,9 @@ private:
       Boost(KnobRole::RegisterTiling, 2, 0);
       // A global accumulator read and written every iteration.
       Boost(KnobRole::ScalarReplacement, 1, 0);
+      // A thread per output looping over a row: lanes of a warp can share
+      // the loop (and read the row coalesced).
+      Boost(KnobRole::WarpCooperation, 1, 0);
       Boost(KnobRole::BlockShape, 1, 0);
       Boost(KnobRole::CompilerFlag, 0, 1);
     } else if (F.Streaming) {

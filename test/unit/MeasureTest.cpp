@@ -156,6 +156,29 @@ TEST(Verify, ComparesEveryCaptureAndReportsTheFirstDifferenceInOrder) {
             std::string::npos);
 }
 
+TEST(Verify, ATypedefOfFloatIsComparedAsFloats) {
+  // `typedef float DATA_TYPE;`: the spelled pointee is DATA_TYPE, the
+  // canonical one float. A reordered sum (last bits differ) is within the
+  // float tolerance; compared as bytes it would be rejected.
+  FloatCaptures F("k");
+  F.Model.Kernels[0].Params[0].PointeeType = "DATA_TYPE";
+  F.Model.Kernels[0].Params[0].CanonicalPointeeType = "float";
+  std::vector<float> Data(1000, 3.0f), Near = Data;
+  Near[5] = std::nextafter(3.0f, 4.0f);
+  ProgramRun Original, Variant;
+  Original.Ok = Variant.Ok = true;
+  CaptureRecord C{"k", 0, 0, {0}, Data.size() * 4, ""};
+  C.File = F.write("o", Data);
+  Original.Captures.push_back(C);
+  C.File = F.write("v", Near);
+  Variant.Captures.push_back(C);
+  EvaluateOptions Opts;
+  EXPECT_EQ(verify(Original, Variant, F.Model, Opts), "");
+  // Without the canonical type it is compared exactly.
+  F.Model.Kernels[0].Params[0].CanonicalPointeeType.clear();
+  EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
+}
+
 TEST(Verify, ARunKeepsItsDirectoriesSoTheSearchCanDeleteThem) {
   // Every run of a program gets a working directory (its captures go
   // there); the run says which, so the search can delete them once compared.

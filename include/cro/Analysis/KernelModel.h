@@ -40,6 +40,9 @@ struct ParamInfo {
   bool IsConst = false;    ///< the parameter itself (top level)
   bool IsRestrict = false; ///< pointer declared __restrict__
   std::string PointeeType; ///< for pointers, e.g. "const float"
+  /// For pointers: the pointed-to type after typedefs, unqualified
+  /// ("float" for `DATA_TYPE *`): what outputs are compared as.
+  std::string CanonicalPointeeType;
   bool PointeeConst = false;
   /// For pointers: how the kernel uses the memory it points to:
   /// "none", "read", "write", "readwrite", or "unknown" (the pointer escapes
@@ -233,6 +236,14 @@ struct LoopInfo {
   /// A `while` loop's last body statement when it is the induction step
   /// (`y++;`); empty otherwise.
   SourceSpan StepStatement;
+  /// For a loop that counts up by one (StripMineRefusal empty): the
+  /// expression of its start value and its increment expression (`++k`).
+  SourceSpan StartValue, Increment;
+  /// The one variable declared outside the body that the body changes, when
+  /// every change adds to it (`acc += e`, `acc = acc + e`, `acc -= e`) with
+  /// e not reading it and nothing else in the body reads it: the loop sums
+  /// into it, in any order up to rounding. Its type, canonical. "" when not.
+  std::string Accumulator, AccumulatorType;
 };
 
 struct IndexInfo {

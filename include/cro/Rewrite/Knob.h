@@ -41,6 +41,7 @@ enum class KnobRole {
   LoopTiling,        ///< a loop strip-mined into tiles
   Privatization,     ///< per-block private copies of atomically updated data
   ScalarReplacement, ///< global elements held in registers across a loop
+  WarpCooperation,   ///< a thread's serial loop split across a warp's lanes
 };
 
 /// The role's name in JSON and reports ("block-shape").

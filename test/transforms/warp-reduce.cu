@@ -1,0 +1,173 @@
+// warp-reduce: G consecutive lanes do one thread's work together; the loop
+// that sums into a local gives lane l the iterations l, l + G, ..., a
+// shuffle tree adds the lanes' sums into lane 0, which runs what follows
+// the loop; the grid grows G times. Refused where the loop is not such a
+// sum, where something before it writes memory, where what follows reads
+// the loop variable, and where a group could straddle two warps.
+// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
+// RUN: echo '{"row_norms.warp_reduce": 32, "col_means.warp_reduce": 8, "count_above.warp_reduce": 16, "count_above.unroll.L0": 4}' > %t.json
+// RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
+// RUN: %strip-checks < %t.cu | FileCheck %s
+#include <cuda_runtime.h>
+
+namespace cfg {
+constexpr int kThreads = 128;
+}
+typedef double acc_t;
+
+// A thread per row, the sum declared in the work, sqrt after the loop.
+__global__ void row_norms(const float *__restrict__ m, float *__restrict__ out,
+                          int rows, int cols) {
+  const int row = threadIdx.x + blockIdx.x * blockDim.x;
+  if (row >= rows)
+    return;
+  acc_t s = 0.0;
+  for (int c = 0; c < cols; ++c)
+    s = s + (acc_t)m[row * cols + c] * m[row * cols + c];
+  out[row] = (float)sqrt(s);
+}
+
+// A thread per column starting from a bias read before the loop; the
+// counter declared before it, the bound inclusive.
+__global__ void col_means(const float *a, const float *bias, float *mean,
+                          int n, int last) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int r;
+  if (j < n) {
+    float total = bias[j];
+    for (r = 0; r <= last; r++) {
+      total += a[r * n + j];
+    }
+    mean[j] = total / (last + 1);
+  }
+}
+
+// Integer counts are exact in any order.
+__global__ void count_above(const int *v, unsigned *hits, int n, int len,
+                            int t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    unsigned c = 0;
+    for (int k = 0; k < len; k++)
+      c += v[i * len + k] > t ? 1u : 0u;
+    hits[i] = c;
+  }
+}
+
+// Refused: the loop multiplies.
+__global__ void products(const float *a, float *p, int n, int len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float q = 1.0f;
+    for (int k = 0; k < len; k++)
+      q *= a[i * len + k];
+    p[i] = q;
+  }
+}
+
+// Refused: the output is written before the loop.
+__global__ void zero_then_sum(const float *a, float *s, int n, int len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[i] = 0.0f;
+    float t = 0.0f;
+    for (int k = 0; k < len; k++)
+      t += a[i * len + k];
+    s[i] = t;
+  }
+}
+
+// Refused: what follows reads the loop variable.
+__global__ void sum_and_count(const float *a, float *s, int n, int len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int k;
+  if (i < n) {
+    float t = 0.0f;
+    for (k = 0; k < len; k++)
+      t += a[i * len + k];
+    s[i] = t / k;
+  }
+}
+
+// Refused: 40 threads a block, so a group of lanes could straddle warps.
+__global__ void odd_blocks(const float *a, float *s, int n, int len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float t = 0.0f;
+    for (int k = 0; k < len; k++)
+      t += a[i * len + k];
+    s[i] = t;
+  }
+}
+
+int main() {
+  const int n = 4096, len = 64;
+  float *a, *b, *c;
+  int *v;
+  unsigned *h;
+  cudaMalloc(&a, n * len * sizeof(float));
+  cudaMalloc(&b, n * sizeof(float));
+  cudaMalloc(&c, n * sizeof(float));
+  cudaMalloc(&v, n * len * sizeof(int));
+  cudaMalloc(&h, n * sizeof(unsigned));
+  row_norms<<<(n + cfg::kThreads - 1) / cfg::kThreads, cfg::kThreads>>>(a, b, n, len);
+  dim3 grid((n + 255) / 256), block(256);
+  col_means<<<grid, block>>>(a, b, c, n, len - 1);
+  count_above<<<(n + 63) / 64, 64>>>(v, h, n, len, 7);
+  products<<<(n + 255) / 256, 256>>>(a, b, n, len);
+  zero_then_sum<<<(n + 255) / 256, 256>>>(a, b, n, len);
+  sum_and_count<<<(n + 255) / 256, 256>>>(a, b, n, len);
+  odd_blocks<<<(n + 39) / 40, 40>>>(a, b, n, len);
+  cudaDeviceSynchronize();
+  return 0;
+}
+
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "row_norms.warp_reduce"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "col_means.warp_reduce"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "count_above.warp_reduce"
+// KNOBS-DAG: knobs[{{[0-9]+}}].role = "warp-cooperation"
+// KNOBS-DAG: reason = "the body of loop L0 at {{.*}}warp-reduce.cu:62:5 does not only add to one variable declared outside it (it changes 'q' at {{.*}}warp-reduce.cu:61:11)"
+// KNOBS-DAG: reason = "'s[i]' at {{.*}}warp-reduce.cu:72:5 writes memory before the loop, where every lane of a group would write it"
+// KNOBS-DAG: reason = "loop L0 at {{.*}}warp-reduce.cu:86:5 cannot give each lane every G-th iteration: 'k' is read at {{.*}}warp-reduce.cu:88:16, outside the loops that assign it, and the tiled loop counts with a variable of its own"
+// KNOBS-DAG: reason = "the block's x extent at {{.*}}warp-reduce.cu:120:3 ('40') is not known to be a multiple of 32, so a group of lanes could straddle two warps"
+
+// The rows: a warp per row, lane 0 writes the norm.
+// CHECK:        const unsigned lane = threadIdx.x % 32;
+// CHECK-NEXT:   const unsigned group_mask = 0xffffffffu;
+// CHECK-NEXT:   const int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+// CHECK-NEXT:   if (row >= rows)
+// CHECK-NEXT:     return;
+// CHECK-NEXT:   acc_t s = 0.0;
+// CHECK-NEXT:   if (lane != 0)
+// CHECK-NEXT:     s = 0;
+// CHECK-NEXT:   for (int c = (0) + lane; c < cols; c += 32)
+// CHECK-NEXT:     s = s + (acc_t)m[row * cols + c] * m[row * cols + c];
+// CHECK-NEXT:   for (int offset = 16; offset > 0; offset /= 2)
+// CHECK-NEXT:     s += __shfl_down_sync(group_mask, s, offset, 32);
+// CHECK-NEXT:   if (lane == 0) {
+// CHECK-NEXT:   out[row] = (float)sqrt(s);
+// CHECK-NEXT:   }
+
+// The columns: groups of 8, lane 0 keeps the bias.
+// CHECK:        const unsigned group_mask = (0xffffffffu >> 24) << ((threadIdx.x % 32) / 8 * 8);
+// CHECK-NEXT:   int j = (blockIdx.x * blockDim.x + threadIdx.x) / 8;
+// CHECK:            float total = bias[j];
+// CHECK-NEXT:       if (lane != 0)
+// CHECK-NEXT:         total = 0;
+// CHECK-NEXT:       for (r = (0) + lane; r <= last; r += 8) {
+// CHECK:            for (int offset = 4; offset > 0; offset /= 2)
+// CHECK-NEXT:         total += __shfl_down_sync(group_mask, total, offset, 8);
+// CHECK-NEXT:       if (lane == 0) {
+// CHECK-NEXT:       mean[j] = total / (last + 1);
+
+// The counts: the zeroing comes before unroll's pragma.
+// CHECK:            unsigned c = 0;
+// CHECK-NEXT:       if (lane != 0)
+// CHECK-NEXT:         c = 0;
+// CHECK-NEXT:       #pragma unroll 4
+// CHECK-NEXT:       for (int k = (0) + lane; k < len; k += 16)
+
+// The grids: G times the blocks.
+// CHECK:        row_norms<<<(((n + cfg::kThreads - 1) / cfg::kThreads) * 32), cfg::kThreads>>>(a, b, n, len);
+// CHECK:        dim3 grid((((n + 255) / 256) * 8)), block(256);
+// CHECK:        count_above<<<(((n + 63) / 64) * 16), 64>>>(v, h, n, len, 7);

@@ -1,0 +1,247 @@
+#include "WarpReduce.h"
+#include "Coarsen.h"
+#include "ReductionNest.h"
+#include "ThreadRemap.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/TextLines.h"
+#include "cro/Support/ToolError.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+bool within(const SourceSpan &Inner, const SourceSpan &Outer) {
+  return Inner.BeginOffset >= Outer.BeginOffset &&
+         Inner.EndOffset <= Outer.EndOffset;
+}
+
+/// The types __shfl_down_sync takes.
+bool shuffleable(StringRef T) {
+  static const char *Types[] = {
+      "int",       "unsigned int",       "long",  "unsigned long",
+      "long long", "unsigned long long", "float", "double"};
+  for (const char *X : Types)
+    if (T == X)
+      return true;
+  return false;
+}
+
+struct Plan {
+  std::string Refusal;
+  const ThreadIndexVar *X = nullptr;
+  const LoopInfo *Loop = nullptr;
+  SourceSpan After; ///< what follows the loop in the work (lane 0 runs it)
+};
+
+Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
+  Plan P;
+  const ThreadMapping &M = K.Mapping;
+  auto Fail = [&](std::string Why) {
+    P.Refusal = std::move(Why);
+    return P;
+  };
+  if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
+    return Fail(Why);
+  if (std::string Why = strayBuiltinRefusal(K, "x"); !Why.empty())
+    return Fail(Why);
+  if (K.UsesAtomics)
+    return Fail("the kernel updates memory atomically");
+  P.X = M.indexVar("x");
+  if (!P.X)
+    return Fail("the kernel has no thread index along x, whose threads a "
+                "group of lanes would replace");
+  if (M.GuardKind != "none" && !M.GuardIsBox && !M.GuardWithoutSideEffects)
+    return Fail("the guard '" + M.GuardCondition +
+                "' has side effects, and every lane of a group evaluates it");
+  // The group's lanes must sit in one warp: the blocks' x extent a
+  // multiple of 32 at every launch (apply checks a block-size knob's).
+  if (K.Launches.empty())
+    return Fail("the kernel is never launched in this file");
+  for (const LaunchSite &L : K.Launches) {
+    const ValueOrigin *B = L.Block.Dims.empty() ? nullptr : &L.Block.Dims[0];
+    if (!B || !B->Value || *B->Value % 32 != 0)
+      return Fail("the block's x extent at " + L.Location + " ('" +
+                  L.Block.Text +
+                  "') is not known to be a multiple of 32, so "
+                  "a group of lanes could straddle two warps");
+  }
+  if (std::string Why = gridStrideShrinkRefusal(Ctx, K, "x", "multiply");
+      !Why.empty())
+    return Fail(Why);
+  if (!M.Reduction)
+    return Fail("the guarded work has no loop among its statements (or more "
+                "than one) for the lanes to share");
+  for (const LoopInfo &L : K.Loops)
+    if (L.Id == M.Reduction->Loop)
+      P.Loop = &L;
+  if (!P.Loop)
+    return Fail("the work's loop is not modelled");
+  const LoopInfo &L = *P.Loop;
+  if (!L.StripMineRefusal.empty() || L.StartValue.EndOffset == 0)
+    return Fail("loop " + L.Id + " at " + L.Location +
+                " cannot give each lane every G-th iteration: " +
+                (L.StripMineRefusal.empty() ? std::string("no start value")
+                                            : L.StripMineRefusal));
+  if (!L.BodyExit.empty())
+    return Fail("loop " + L.Id + " ends an iteration early (" + L.BodyExit +
+                ")");
+  if (L.ContainsCommunication)
+    return Fail("threads exchange values inside loop " + L.Id);
+  if (L.Accumulator.empty())
+    return Fail("the body of loop " + L.Id + " at " + L.Location +
+                " does not only add to one variable declared outside it" +
+                (L.BodyChanges.empty()
+                     ? std::string(" (it changes none)")
+                     : " (it changes " + L.BodyChanges.front() + ")"));
+  if (!shuffleable(L.AccumulatorType))
+    return Fail("the sum '" + L.Accumulator + "' is a " + L.AccumulatorType +
+                ", which warp shuffles do not carry");
+  // Memory: the loop only reads; every lane runs the work before it, so
+  // that writes nothing; nothing the model cannot see may be written.
+  for (const AccessInfo &A : K.Accesses) {
+    if (A.Mode == "read" || A.Space == "local")
+      continue;
+    bool InLoop = within(A.Span, L.Span);
+    if (InLoop || A.Span.BeginOffset < L.Span.BeginOffset)
+      return Fail("'" +
+                  Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
+                  "' at " + A.Location + " writes memory " +
+                  (InLoop ? "inside the loop, which the lanes would split"
+                          : "before the loop, where every lane of a group "
+                            "would write it"));
+  }
+  for (const ParamInfo &Pm : K.Params)
+    if (Pm.IsPointer && Pm.Access == "unknown" && !Pm.PointeeConst)
+      return Fail("'" + Pm.Name + "' escapes the analysis (" + Pm.EscapeReason +
+                  "), and what it writes would be written "
+                  "by every lane");
+  P.After = M.Reduction->After;
+  StringRef After = Ctx.Source.slice(P.After.BeginOffset, P.After.EndOffset);
+  if (!findIdentifier(After, 0, After.size(), L.InductionVar).empty())
+    return Fail("the work after loop " + L.Id + " reads '" + L.InductionVar +
+                "', whose final value each lane would have its own of");
+  return P;
+}
+
+} // namespace
+
+void WarpReduce::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                          KnobSink &Out) const {
+  Plan P = plan(Ctx, K);
+  if (!P.Refusal.empty())
+    return Out.refuse(K.Id, P.Refusal, K.Location);
+  Knob Kn;
+  Kn.Id = K.Id + ".warp_reduce";
+  Kn.Kernel = K.Id;
+  Kn.Default = 1;
+  Kn.Values = {1, 4, 8, 16, 32};
+  Out.offer(std::move(Kn));
+}
+
+Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
+                        const json::Value &V, const ResolvedConfig &Config,
+                        EditSet &Out) const {
+  int64_t G = V.getAsInteger().value_or(1);
+  if (G == 1)
+    return Error::success();
+  const KernelInfo *K = kernelOf(Ctx, Kn);
+  if (!K)
+    return makeToolError(ExitCode::Internal, "no kernel for " + Kn.Id);
+  Plan P = plan(Ctx, *K);
+  if (!P.Refusal.empty())
+    return makeToolError(ExitCode::Internal, P.Refusal);
+  if (coarsening(*K, Config))
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K->Id +
+                             ": coarsen and warp-reduce both remap its "
+                             "threads; choose one");
+  // The others that rewrite the thread mapping or this loop.
+  std::string Other;
+  if (const json::Value *W = Config.value(K->Id + ".vectorize");
+      W && W->getAsInteger().value_or(1) != 1)
+    Other = "vectorize";
+  else if (reductionNestRewritten(Ctx, *K, Config))
+    Other = "shared-stage or register-tile";
+  else if (const json::Value *T = Config.value(K->Id + ".tile." + P.Loop->Id);
+           T && T->getAsString().value_or("none") != "none")
+    Other = "tile";
+  if (!Other.empty())
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K->Id + ": " + Other +
+                             " and warp-reduce both rewrite its threads' "
+                             "loop; choose one");
+  if (std::optional<std::array<int64_t, 3>> B =
+          variantBlockShape(Ctx, *K, Config);
+      B && (*B)[0] % 32 != 0)
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K->Id +
+                             ": warp-reduce needs a block x "
+                             "extent that is a multiple of 32, not " +
+                             std::to_string((*B)[0]));
+  StringRef Src = Ctx.Source;
+  const ThreadIndexVar &X = *P.X;
+  const LoopInfo &L = *P.Loop;
+  std::string G_ = std::to_string(G);
+  std::string Lane = freshIdentifier(Src, "lane");
+  std::string Mask = freshIdentifier(Src, "group_mask");
+  std::string Off = freshIdentifier(Src, "offset");
+  std::string Ind = lineIndent(Src, X.Decl.BeginOffset).str();
+  // Group g takes the place of the original's thread g: the index is the
+  // thread's global index divided by G (blockDim.x is a multiple of G).
+  std::string Type = X.Type;
+  std::string Decl =
+      "// cuda-rewrite-opt: " + G_ + " lanes share each thread's loop\n" + Ind +
+      "const unsigned " + Lane + " = threadIdx.x % " + G_ + ";\n" + Ind +
+      "const unsigned " + Mask + " = " +
+      (G == 32 ? std::string("0xffffffffu")
+               : "(0xffffffffu >> " + std::to_string(32 - G) +
+                     ") << ((threadIdx.x % 32) / " + G_ + " * " + G_ + ")") +
+      ";\n" + Ind + Type + " " + X.Name + " = (blockIdx.x * blockDim.x + " +
+      "threadIdx.x) / " + G_ + ";";
+  if (Error E = Out.replace(X.Decl.BeginOffset,
+                            X.Decl.EndOffset - X.Decl.BeginOffset, Decl))
+    return E;
+  // Lane 0 keeps the sum's value from before the loop, the others start
+  // from zero; lane l takes iterations l, l + G, ...
+  // At the loop's first line (its pragma's, if any), where unroll's pragma
+  // goes after it (the registry orders the two).
+  std::string LoopInd = lineIndent(Src, L.Span.BeginOffset).str();
+  unsigned First = lineStart(Src, L.HasUnrollPragma ? L.PragmaSpan.BeginOffset
+                                                    : L.Span.BeginOffset);
+  if (Error E =
+          Out.insert(First, LoopInd + "if (" + Lane + " != 0)\n" + LoopInd +
+                                "  " + L.Accumulator + " = 0;\n"))
+    return E;
+  if (Error E = Out.insert(L.StartValue.BeginOffset, "("))
+    return E;
+  if (Error E = Out.insert(L.StartValue.EndOffset, ") + " + Lane))
+    return E;
+  if (Error E = Out.replace(L.Increment.BeginOffset,
+                            L.Increment.EndOffset - L.Increment.BeginOffset,
+                            L.InductionVar + " += " + G_))
+    return E;
+  // The lanes' sums, into lane 0, which runs the rest of the work.
+  std::string Tree = "\n" + LoopInd + "for (int " + Off + " = " +
+                     std::to_string(G / 2) + "; " + Off + " > 0; " + Off +
+                     " /= 2)\n" + LoopInd + "  " + L.Accumulator +
+                     " += __shfl_down_sync(" + Mask + ", " + L.Accumulator +
+                     ", " + Off + ", " + G_ + ");";
+  // The loop ends with its body's statement (`;` included).
+  unsigned LoopEnd = std::max(L.Span.EndOffset, L.Body.EndOffset);
+  bool HasAfter = P.After.EndOffset > P.After.BeginOffset;
+  if (HasAfter) {
+    Tree += "\n" + LoopInd + "if (" + Lane + " == 0) {";
+    if (Error E = Out.insert(LoopEnd, Tree))
+      return E;
+    if (Error E = Out.insert(P.After.EndOffset, "\n" + LoopInd + "}"))
+      return E;
+  } else if (Error E = Out.insert(LoopEnd, Tree)) {
+    return E;
+  }
+  return growGrid(Ctx, *K, "x", G, Out);
+}
+
+} // namespace cro
