@@ -11,11 +11,6 @@ namespace cro {
 
 namespace {
 
-bool within(const SourceSpan &Inner, const SourceSpan &Outer) {
-  return Inner.BeginOffset >= Outer.BeginOffset &&
-         Inner.EndOffset <= Outer.EndOffset;
-}
-
 std::string spelled(const RewriteContext &Ctx, const AccessInfo &A) {
   return "'" + Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
          "' at " + A.Location;

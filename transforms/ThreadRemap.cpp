@@ -4,6 +4,7 @@
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <functional>
 #include <set>
 
 using namespace llvm;
@@ -393,10 +394,15 @@ std::string gridStrideShrinkRefusal(const RewriteContext &Ctx,
   return "";
 }
 
-Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
-                       StringRef Dim, int64_t Factor, EditSet &Out) {
+/// Edits every launch of K where strideShrinkSite says: the grid's value
+/// along Dim wrapped in Before ... After, or the launch's argument replaced
+/// by ArgumentOf(L). Verb names the edit in an internal error.
+static Error editGridAtSites(
+    const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
+    StringRef Before, StringRef After,
+    const std::function<std::string(const LaunchSite &)> &ArgumentOf,
+    StringRef Verb, EditSet &Out) {
   std::set<unsigned> Done; // launches may share one value
-  std::string F = std::to_string(Factor);
   for (const LaunchSite &L : K.Launches) {
     switch (strideShrinkSite(Ctx, K, L, Dim)) {
     case StrideShrinkSite::Value: {
@@ -405,70 +411,55 @@ Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
       const SourceSpan &S = L.Grid.Dims[dimIndex(Dim)].ResolvedSpan;
       if (!Done.insert(S.BeginOffset).second)
         continue;
-      if (Error E = Out.insert(S.BeginOffset, "(("))
+      if (Error E = Out.insert(S.BeginOffset, Before.str()))
         return E;
-      if (Error E = Out.insert(S.EndOffset, ") + " + F + " - 1) / " + F))
+      if (Error E = Out.insert(S.EndOffset, After.str()))
         return E;
       continue;
     }
     case StrideShrinkSite::Argument: {
       if (Error E = Out.replace(L.Grid.Span.BeginOffset,
                                 L.Grid.Span.EndOffset - L.Grid.Span.BeginOffset,
-                                dividedGridArgument(L, {{Dim.str(), Factor}})))
-        return E;
-      continue;
-    }
-    case StrideShrinkSite::None:
-      return makeToolError(ExitCode::Internal,
-                           "grid of " + K.Id + " at " + L.Location +
-                               " cannot be divided");
-    }
-  }
-  return Error::success();
-}
-
-Error growGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
-               int64_t Factor, EditSet &Out) {
-  std::set<unsigned> Done; // launches may share one value
-  std::string F = std::to_string(Factor);
-  for (const LaunchSite &L : K.Launches) {
-    switch (strideShrinkSite(Ctx, K, L, Dim)) {
-    case StrideShrinkSite::Value: {
-      // Insertions around the value leave edits inside it (a block size
-      // the block-size knob rewrites) untouched.
-      const SourceSpan &S = L.Grid.Dims[dimIndex(Dim)].ResolvedSpan;
-      if (!Done.insert(S.BeginOffset).second)
-        continue;
-      if (Error E = Out.insert(S.BeginOffset, "(("))
-        return E;
-      if (Error E = Out.insert(S.EndOffset, ") * " + F + ")"))
-        return E;
-      continue;
-    }
-    case StrideShrinkSite::Argument: {
-      std::string V = L.Grid.Text, Arg;
-      if (L.Grid.Form == "scalar") {
-        Arg = "(" + V + ") * " + F;
-      } else {
-        Arg = "dim3(";
-        for (const char *D : {"x", "y", "z"})
-          Arg += std::string(*D == 'x' ? "" : ", ") + "(" + V + ")." + D +
-                 (Dim == D ? " * " + F : "");
-        Arg += ")";
-      }
-      if (Error E =
-              Out.replace(L.Grid.Span.BeginOffset,
-                          L.Grid.Span.EndOffset - L.Grid.Span.BeginOffset, Arg))
+                                ArgumentOf(L)))
         return E;
       continue;
     }
     case StrideShrinkSite::None:
       return makeToolError(ExitCode::Internal, "grid of " + K.Id + " at " +
-                                                   L.Location +
-                                                   " cannot be multiplied");
+                                                   L.Location + " cannot be " +
+                                                   Verb.str());
     }
   }
   return Error::success();
+}
+
+Error shrinkGridStride(const RewriteContext &Ctx, const KernelInfo &K,
+                       StringRef Dim, int64_t Factor, EditSet &Out) {
+  std::string F = std::to_string(Factor);
+  return editGridAtSites(
+      Ctx, K, Dim, "((", ") + " + F + " - 1) / " + F,
+      [&](const LaunchSite &L) {
+        return dividedGridArgument(L, {{Dim.str(), Factor}});
+      },
+      "divided", Out);
+}
+
+Error growGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
+               int64_t Factor, EditSet &Out) {
+  std::string F = std::to_string(Factor);
+  return editGridAtSites(
+      Ctx, K, Dim, "((", ") * " + F + ")",
+      [&](const LaunchSite &L) {
+        std::string V = L.Grid.Text;
+        if (L.Grid.Form == "scalar")
+          return "(" + V + ") * " + F;
+        std::string Arg = "dim3(";
+        for (const char *D : {"x", "y", "z"})
+          Arg += std::string(*D == 'x' ? "" : ", ") + "(" + V + ")." + D +
+                 (Dim == D ? " * " + F : "");
+        return Arg + ")";
+      },
+      "multiplied", Out);
 }
 
 std::string indexOnlyWorkRefusal(const KernelInfo &K) {

@@ -19,6 +19,12 @@ namespace cro {
 /// The position of dimension "x", "y" or "z" in a launch's dims.
 unsigned dimIndex(llvm::StringRef Dim);
 
+/// True when Inner lies inside Outer (both offsets in the program text).
+inline bool within(const SourceSpan &Inner, const SourceSpan &Outer) {
+  return Inner.BeginOffset >= Outer.BeginOffset &&
+         Inner.EndOffset <= Outer.EndOffset;
+}
+
 /// Why the launches the model lists may not be all of K's: the host takes
 /// its address (`fp = kernel;`), and a launch through the pointer would keep
 /// the old configuration. Empty when they are all.

@@ -13,11 +13,6 @@ namespace cro {
 
 namespace {
 
-bool within(const SourceSpan &Inner, const SourceSpan &Outer) {
-  return Inner.BeginOffset >= Outer.BeginOffset &&
-         Inner.EndOffset <= Outer.EndOffset;
-}
-
 /// The types __shfl_down_sync takes.
 bool shuffleable(StringRef T) {
   static const char *Types[] = {
