@@ -168,6 +168,24 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
                          "kernel " + K->Id + ": " + Other +
                              " and warp-reduce both rewrite its threads' "
                              "loop; choose one");
+  // A new block size gives a launch whose block or grid other kernels (or
+  // other host code) read a grid of its own, recomputed from the source's
+  // extent: multiplying the shared value would not reach it.
+  for (const Knob &BK : Ctx.Knobs.Knobs)
+    if (BK.Kernel == K->Id && BK.Role == KnobRole::BlockShape &&
+        !Config.isDefault(BK))
+      for (const LaunchSite &L : K->Launches)
+        for (const LaunchDim3 *D : {&L.Grid, &L.Block})
+          for (const ValueOrigin &O : D->Dims)
+            if (O.Kind != "default" && !O.ResolvedSpan.Begin.empty() &&
+                (sharedWithOtherKernel(Ctx, *K, O.ResolvedSpan) ||
+                 !O.ReadElsewhere.empty()))
+              return makeToolError(
+                  ExitCode::BadConfig,
+                  "kernel " + K->Id + ": " + BK.Id + " gives the launch at " +
+                      L.Location +
+                      " a grid of its own (its shape is shared with other "
+                      "code), which warp-reduce cannot multiply; choose one");
   if (std::optional<std::array<int64_t, 3>> B =
           variantBlockShape(Ctx, *K, Config);
       B && (*B)[0] % 32 != 0)

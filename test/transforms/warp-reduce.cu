@@ -8,6 +8,11 @@
 // RUN: echo '{"row_norms.warp_reduce": 32, "col_means.warp_reduce": 8, "count_above.warp_reduce": 16, "count_above.unroll.L0": 4}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
 // RUN: %strip-checks < %t.cu | FileCheck %s
+// A new block size gives col_means's launch, whose grid and block products
+// shares, a grid of its own, which warp-reduce cannot multiply.
+// RUN: echo '{"col_means.warp_reduce": 8, "col_means.block": 128}' > %t.bad.json
+// RUN: not %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: kernel col_means: col_means.block gives the launch at {{.*}}warp-reduce.cu:{{[0-9]+}}:3 a grid of its own (its shape is shared with other code), which warp-reduce cannot multiply; choose one
 #include <cuda_runtime.h>
 
 namespace cfg {
@@ -114,7 +119,7 @@ int main() {
   dim3 grid((n + 255) / 256), block(256);
   col_means<<<grid, block>>>(a, b, c, n, len - 1);
   count_above<<<(n + 63) / 64, 64>>>(v, h, n, len, 7);
-  products<<<(n + 255) / 256, 256>>>(a, b, n, len);
+  products<<<grid, block>>>(a, b, n, len);
   zero_then_sum<<<(n + 255) / 256, 256>>>(a, b, n, len);
   sum_and_count<<<(n + 255) / 256, 256>>>(a, b, n, len);
   odd_blocks<<<(n + 39) / 40, 40>>>(a, b, n, len);
@@ -126,10 +131,10 @@ int main() {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "col_means.warp_reduce"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "count_above.warp_reduce"
 // KNOBS-DAG: knobs[{{[0-9]+}}].role = "warp-cooperation"
-// KNOBS-DAG: reason = "the body of loop L0 at {{.*}}warp-reduce.cu:62:5 does not only add to one variable declared outside it (it changes 'q' at {{.*}}warp-reduce.cu:61:11)"
-// KNOBS-DAG: reason = "'s[i]' at {{.*}}warp-reduce.cu:72:5 writes memory before the loop, where every lane of a group would write it"
-// KNOBS-DAG: reason = "loop L0 at {{.*}}warp-reduce.cu:86:5 cannot give each lane every G-th iteration: 'k' is read at {{.*}}warp-reduce.cu:88:16, outside the loops that assign it, and the tiled loop counts with a variable of its own"
-// KNOBS-DAG: reason = "the block's x extent at {{.*}}warp-reduce.cu:120:3 ('40') is not known to be a multiple of 32, so a group of lanes could straddle two warps"
+// KNOBS-DAG: reason = "the body of loop L0 at {{.*}}warp-reduce.cu:67:5 does not only add to one variable declared outside it (it changes 'q' at {{.*}}warp-reduce.cu:66:11)"
+// KNOBS-DAG: reason = "'s[i]' at {{.*}}warp-reduce.cu:77:5 writes memory before the loop, where every lane of a group would write it"
+// KNOBS-DAG: reason = "loop L0 at {{.*}}warp-reduce.cu:91:5 cannot give each lane every G-th iteration: 'k' is read at {{.*}}warp-reduce.cu:93:16, outside the loops that assign it, and the tiled loop counts with a variable of its own"
+// KNOBS-DAG: reason = "the block's x extent at {{.*}}warp-reduce.cu:125:3 ('40') is not known to be a multiple of 32, so a group of lanes could straddle two warps"
 
 // The rows: a warp per row, lane 0 writes the norm.
 // CHECK:        const unsigned lane = threadIdx.x % 32;
@@ -169,5 +174,5 @@ int main() {
 
 // The grids: G times the blocks.
 // CHECK:        row_norms<<<(((n + cfg::kThreads - 1) / cfg::kThreads) * 32), cfg::kThreads>>>(a, b, n, len);
-// CHECK:        dim3 grid((((n + 255) / 256) * 8)), block(256);
+// CHECK:        col_means<<<dim3((grid).x * 8, (grid).y, (grid).z), block>>>(a, b, c, n, len - 1);
 // CHECK:        count_above<<<(((n + 63) / 64) * 16), 64>>>(v, h, n, len, 7);
