@@ -37,11 +37,7 @@ public:
 
   LoopPlan plan(const LoopInfo &L) const {
     LoopPlan P;
-    std::vector<const AccessInfo *> In;
-    for (const AccessInfo &A : K.Accesses)
-      if (within(A.Span, L.Span) &&
-          (A.Space == "global" || A.Space == "unknown"))
-        In.push_back(&A);
+    std::vector<const AccessInfo *> In = accessesIn(K, L.Span);
     for (const AccessInfo *A : In) {
       if (!candidate(*A, L))
         continue;

@@ -13,6 +13,15 @@ namespace cro {
 
 unsigned dimIndex(StringRef Dim) { return Dim == "x" ? 0 : Dim == "y" ? 1 : 2; }
 
+std::vector<const AccessInfo *> accessesIn(const KernelInfo &K,
+                                           const SourceSpan &Region) {
+  std::vector<const AccessInfo *> Out;
+  for (const AccessInfo &A : K.Accesses)
+    if (within(A.Span, Region) && (A.Space == "global" || A.Space == "unknown"))
+      Out.push_back(&A);
+  return Out;
+}
+
 std::optional<std::pair<unsigned, unsigned>>
 findSpelling(StringRef Src, const SourceSpan &Span, StringRef Extent) {
   std::string Stripped;

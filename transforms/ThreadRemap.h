@@ -25,6 +25,11 @@ inline bool within(const SourceSpan &Inner, const SourceSpan &Outer) {
          Inner.EndOffset <= Outer.EndOffset;
 }
 
+/// K's accesses of global memory (or of memory the model cannot place)
+/// whose spans lie inside Region, in source order.
+std::vector<const AccessInfo *> accessesIn(const KernelInfo &K,
+                                           const SourceSpan &Region);
+
 /// Why the launches the model lists may not be all of K's: the host takes
 /// its address (`fp = kernel;`), and a launch through the pointer would keep
 /// the old configuration. Empty when they are all.

@@ -345,18 +345,6 @@ std::string orderRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   return "";
 }
 
-/// The global accesses whose spans lie inside Region.
-std::vector<const AccessInfo *> accessesIn(const KernelInfo &K,
-                                           const SourceSpan &Region) {
-  std::vector<const AccessInfo *> Out;
-  for (const AccessInfo &A : K.Accesses)
-    if (A.Span.BeginOffset >= Region.BeginOffset &&
-        A.Span.EndOffset <= Region.EndOffset &&
-        (A.Space == "global" || A.Space == "unknown"))
-      Out.push_back(&A);
-  return Out;
-}
-
 /// The part of a loop's body each lane runs: inside the braces, without a
 /// `while` loop's step statement (which the lanes share).
 SourceSpan laneRegion(StringRef Src, const LoopInfo &L) {

@@ -169,7 +169,9 @@ private:
 
   /// BodyExit and BodyChanges of a loop whose body is Body; Step, when
   /// set, is the body's step statement, whose change is the loop's own.
-  void describeBody(const Stmt *Body, const Stmt *Step, LoopInfo &L) {
+  /// Returns the variables behind BodyChanges, in the same order.
+  std::vector<const VarDecl *> describeBody(const Stmt *Body, const Stmt *Step,
+                                            LoopInfo &L) {
     BodyExitFinder X(Text);
     X.TraverseStmt(const_cast<Stmt *>(Body));
     L.BodyExit = X.Found;
@@ -199,21 +201,20 @@ private:
     for (const VarDecl *V : Outside)
       L.BodyChanges.push_back("'" + V->getNameAsString() + "' at " +
                               Text.location(V->getLocation()));
+    return Outside;
   }
 
-  /// Accumulator and AccumulatorType of a loop whose body is Body.
-  void describeAccumulator(const Stmt *Body, LoopInfo &L) {
+  /// Accumulator and AccumulatorType of a loop whose body is Body, given
+  /// the variables declared outside it that the body changes.
+  void describeAccumulator(const Stmt *Body,
+                           const std::vector<const VarDecl *> &Changed,
+                           LoopInfo &L) {
     L.Accumulator.clear();
     L.AccumulatorType.clear();
-    const SourceManager &SM = Text.context().getSourceManager();
-    const VarDecl *Acc = nullptr;
-    for (const VarDecl *V : modifiedVariables(Body))
-      if (SM.isBeforeInTranslationUnit(V->getLocation(), Body->getBeginLoc())) {
-        if (Acc)
-          return; // two variables change
-        Acc = V;
-      }
-    if (!Acc || !Acc->getType()->isArithmeticType() ||
+    if (Changed.size() != 1)
+      return; // none, or two variables change
+    const VarDecl *Acc = Changed.front();
+    if (!Acc->getType()->isArithmeticType() ||
         Acc->getType().isVolatileQualified())
       return;
     // Every reference to Acc is the left side of an addition into it.
@@ -295,7 +296,8 @@ private:
       return;
     L->Header = Text.span(SourceRange(F->getBeginLoc(), F->getRParenLoc()));
     L->Body = Text.statementSpan(F->getBody());
-    describeBody(F->getBody(), nullptr, *L);
+    std::vector<const VarDecl *> Changed =
+        describeBody(F->getBody(), nullptr, *L);
     L->StripMineRefusal = stripMineRefusal(F, *L);
     if (L->StripMineRefusal.empty()) {
       std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
@@ -304,7 +306,7 @@ private:
         L->Increment = Text.span(F->getInc()->getSourceRange());
       }
     }
-    describeAccumulator(F->getBody(), *L);
+    describeAccumulator(F->getBody(), Changed, *L);
     L->InnerLoop.clear();
     L->InterchangeRefusal.clear();
     const Stmt *B = F->getBody();
