@@ -213,6 +213,9 @@ def main():
         split = {"wall": total_wall, "gpu_runs": gpu, "nvcc_wait": nvcc,
                  "nvcc_cpu_parallel": secs["compile"], "strategy": secs["strategy"],
                  "verify": secs.get("verify"),
+                 # The part of it the search waited for (comparisons overlap
+                 # the next run since the checksums of issue 18).
+                 "verify_wait": secs.get("verify_wait", secs.get("verify")),
                  "tool": total_wall - gpu - nvcc}
         rows.append({
             "name": name, "file": p["file"], "kernels_in_program": [k["kernel"] for k in p["kernels"]],

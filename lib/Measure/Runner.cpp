@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -21,6 +22,29 @@ void readDims(const json::Object &O, StringRef Key, unsigned Out[3]) {
 }
 
 } // namespace
+
+bool sameBytes(const CaptureRecord &A, const CaptureRecord &B) {
+  return !A.Checksum.empty() && A.Checksum == B.Checksum && A.Bytes == B.Bytes;
+}
+
+Error writeCaptureReference(ArrayRef<CaptureRecord> Captures, StringRef Path) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return makeToolError(ExitCode::Internal,
+                         "cannot write " + Path.str() + ": " + EC.message());
+  // The library reads the kernel name to the end of the line: names such as
+  // "(anonymous namespace)::k" have spaces.
+  for (const CaptureRecord &C : Captures)
+    if (C.Checksum.size() == 16 && C.Kernel.find('\n') == std::string::npos)
+      OS << C.Launch << ' ' << C.Allocation << ' ' << C.Bytes << ' '
+         << C.Checksum << ' ' << C.Kernel << '\n';
+  OS.close();
+  if (OS.has_error())
+    return makeToolError(ExitCode::Internal, "cannot write " + Path.str() +
+                                                 ": " + OS.error().message());
+  return Error::success();
+}
 
 void parseInjectionOutput(StringRef Text, RunResult &R) {
   SmallVector<StringRef, 64> Lines;
@@ -66,6 +90,7 @@ void parseInjectionOutput(StringRef Text, RunResult &R) {
       C.Launch = O->getInteger("launch").value_or(0);
       C.Allocation = O->getInteger("allocation").value_or(0);
       C.Bytes = O->getInteger("bytes").value_or(0);
+      C.Checksum = O->getString("checksum").value_or("").str();
       C.File = O->getString("file").value_or("").str();
       if (const json::Array *A = O->getArray("args"))
         for (const json::Value &X : *A)
@@ -175,7 +200,8 @@ Expected<RunResult> runUnderInjection(const std::string &Exe,
            "CRO_MAX_LAUNCHES=" + std::to_string(Opts.MaxLaunches),
            "CRO_MAX_CAPTURES=" + std::to_string(Opts.MaxCaptures),
            "CRO_FLUSH_L2=" + std::string(Opts.FlushL2 ? "1" : "0"),
-           "CRO_CAPTURE_DIR=" + Opts.CaptureDir};
+           "CRO_CAPTURE_DIR=" + Opts.CaptureDir,
+           "CRO_CAPTURE_REFERENCE=" + Opts.CaptureReference};
   if (!Opts.CudaRoot.empty()) {
     std::string Libs =
         Opts.CudaRoot + "/lib64:" + Opts.CudaRoot + "/extras/CUPTI/lib64";

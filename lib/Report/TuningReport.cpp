@@ -47,11 +47,13 @@ std::string html(StringRef S) {
 std::string timeSummary(const TuningReport &R) {
   std::string S =
       formatv("search {0:f0} s (running the variants {1:f0} s, "
-              "comparing their outputs {5:f0} s, "
+              "waiting for output comparisons {6:f0} s of {5:f0} s run "
+              "beside the next variant, "
               "waiting for nvcc {2:f0} s of {3:f0} s compiled "
               "in parallel, strategy {4:f2} s)",
               R.TotalSeconds, R.MeasureSeconds, R.CompileWaitSeconds,
-              R.CompileSeconds, R.StrategySeconds, R.VerifySeconds)
+              R.CompileSeconds, R.StrategySeconds, R.VerifySeconds,
+              R.VerifyWaitSeconds)
           .str();
   if (R.ConfirmSeconds > 0)
     S += formatv(", confirmation {0:f0} s", R.ConfirmSeconds).str();
@@ -203,6 +205,7 @@ json::Value toJSON(const TuningReport &R) {
                                {"compile_wait", R.CompileWaitSeconds},
                                {"measure", R.MeasureSeconds},
                                {"verify", R.VerifySeconds},
+                               {"verify_wait", R.VerifyWaitSeconds},
                                {"strategy", R.StrategySeconds},
                                {"confirm", R.ConfirmSeconds},
                                {"wall", R.WallSeconds}}}};

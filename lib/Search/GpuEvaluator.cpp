@@ -66,9 +66,11 @@ Error GpuEvaluator::measureOriginal() {
   std::vector<double> Medians;
   std::vector<ProgramRun> NoiseRuns;
   for (unsigned I = 0; I < std::max(1u, Opts.OriginalRuns); ++I) {
-    ProgramRun R =
-        runProgram((*B)[0].Executable, Opts.Eval,
-                   "original." + std::to_string(I), I <= NoiseCaptureRuns);
+    // The later runs capture against the first: where they reproduce it
+    // bit for bit (the usual case) nothing is written.
+    ProgramRun R = runProgram((*B)[0].Executable, Opts.Eval,
+                              "original." + std::to_string(I),
+                              I <= NoiseCaptureRuns, I ? &Original : nullptr);
     if (!R.Ok)
       return makeToolError(ExitCode::NotVerified,
                            "the original program does not run cleanly, so no "
@@ -177,24 +179,30 @@ void GpuEvaluator::prepare(ArrayRef<Proposal> Batch) {
   Queue.push_back(std::move(P));
 }
 
-Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
-  Trial T;
-  T.P = P;
+std::optional<ProgramRun> GpuEvaluator::runVariant(Trial &T,
+                                                   const BuildResult &B) {
   if (!B.Ok) {
     T.Verdict = "build-failed";
     T.Reason = "nvcc: " + StringRef(B.Log).take_front(2000).str();
-    return T;
+    return std::nullopt;
   }
   auto T0 = Clock::now();
-  ProgramRun R = runProgram(B.Executable, Opts.Eval,
-                            "variant." + std::to_string(Counter++), true);
+  // Captures bit-identical to the original's are checked by checksum in the
+  // program and never written.
+  ProgramRun R =
+      runProgram(B.Executable, Opts.Eval,
+                 "variant." + std::to_string(Counter++), true, &Original);
   MeasureSeconds += secondsSince(T0);
   if (!R.Ok) {
     removeRunDirectories(R);
     T.Verdict = "run-failed";
     T.Reason = R.Problem;
-    return T;
+    return std::nullopt;
   }
+  return R;
+}
+
+std::string GpuEvaluator::check(const ProgramRun &R, double &Seconds) const {
   auto V0 = Clock::now();
   std::string Why = verify(Original, R, Ctx.Model, Opts.Eval);
   // The captures were only needed for this comparison: a program can
@@ -202,27 +210,30 @@ Trial GpuEvaluator::runVariant(const Point &P, const BuildResult &B) {
   // disk until the end (corpus run 1) -- the disk's room, and seconds to
   // delete them at exit.
   removeRunDirectories(R);
-  VerifySeconds += secondsSince(V0);
+  Seconds = secondsSince(V0);
+  return Why;
+}
+
+void GpuEvaluator::judge(Trial &T, const ProgramRun &R,
+                         const std::string &Why) const {
   if (!Why.empty()) {
     T.Verdict = "rejected";
     T.Reason = Why;
-    return T;
+    return;
   }
   std::optional<double> Time = objectiveMs(R);
   if (!Time) {
     T.Verdict = "run-failed";
     T.Reason = "no target kernel was timed";
-    return T;
+    return;
   }
   T.Verdict = "verified";
   T.Time = *Time;
   T.Spread = totalSpreadMs(R);
   kernelResources(R, T.Registers, T.Occupancy);
-  return T;
 }
 
 std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
-  std::vector<Trial> Out;
   std::vector<Point> Wanted;
   for (const Proposal &Prop : Batch)
     Wanted.push_back(Prop.P);
@@ -243,9 +254,40 @@ std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
   std::string BuildProblem;
   if (!Built)
     BuildProblem = toString(Built.takeError());
+
+  std::vector<Trial> Out(P->Points.size());
+  auto Finish = [&](size_t I) {
+    Out[I].Key = Space.key(Out[I].P);
+    record(Out[I], P->Sequences[I], P->Flags[I]);
+  };
+  // A variant's outputs are compared with the original's on the CPU while
+  // the next variant runs on the GPU (the objective is GPU time, from the
+  // GPU's own records, so the comparison does not disturb it). At most one
+  // comparison is in flight, so captures of at most two runs are on the
+  // disk. A --check command runs the user's own check, which may read what
+  // the program wrote where the next run writes too: then nothing overlaps.
+  struct PendingCheck {
+    size_t Index;
+    ProgramRun Run;
+    std::future<std::pair<std::string, double>> Why;
+  };
+  std::unique_ptr<PendingCheck> InFlight;
+  bool Overlap = Opts.Eval.CheckCommand.empty() && Opts.Eval.CaptureChecksums;
+  auto Settle = [&]() {
+    if (!InFlight)
+      return;
+    auto W0 = Clock::now();
+    auto [Why, Seconds] = InFlight->Why.get();
+    VerifyWaitSeconds += secondsSince(W0);
+    VerifySeconds += Seconds;
+    judge(Out[InFlight->Index], InFlight->Run, Why);
+    Finish(InFlight->Index);
+    InFlight.reset();
+  };
   for (size_t I = 0; I < P->Points.size(); ++I) {
-    Trial T;
+    Trial &T = Out[I];
     T.P = P->Points[I];
+    std::optional<ProgramRun> Ran;
     if (!P->Problems[I].empty()) {
       // The space's legality check applies the same rewrite, so this is a
       // rewrite that failed only on this path: reported, never built.
@@ -257,12 +299,27 @@ std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
     } else {
       const BuildResult &B = (*Built)[P->BuildIndex[I]];
       CompileSeconds += B.Seconds;
-      T = runVariant(P->Points[I], B);
+      Ran = runVariant(T, B);
     }
-    T.Key = Space.key(T.P);
-    record(T, P->Sequences[I], P->Flags[I]);
-    Out.push_back(std::move(T));
+    if (!Ran) {
+      Finish(I);
+      continue;
+    }
+    Settle();
+    auto Pending = std::make_unique<PendingCheck>();
+    Pending->Index = I;
+    Pending->Run = std::move(*Ran);
+    const ProgramRun *Run = &Pending->Run;
+    Pending->Why = std::async(std::launch::async, [this, Run] {
+      double Seconds = 0;
+      std::string Why = check(*Run, Seconds);
+      return std::make_pair(Why, Seconds);
+    });
+    InFlight = std::move(Pending);
+    if (!Overlap)
+      Settle();
   }
+  Settle();
   return Out;
 }
 

@@ -146,6 +146,13 @@ cl::opt<int> MaxCaptures(
     cl::desc("With --measure: launches of each kernel whose outputs are "
              "captured and compared (default 8)"),
     cl::init(8), cl::cat(Category));
+cl::opt<bool> CompareAllCaptures(
+    "compare-all-captures",
+    cl::desc("Write, read back and compare every captured output, each "
+             "before the next run starts, even where its checksum equals "
+             "the original's (the behaviour before checksums; to measure "
+             "what they save)"),
+    cl::Hidden, cl::cat(Category));
 cl::opt<bool> FlushL2("flush-l2",
                       cl::desc("Flush the L2 cache before each timed replay"),
                       cl::cat(Category));
@@ -581,6 +588,7 @@ std::string optionWithoutEffect(unsigned Mode) {
       {&MaxLaunches, Running},
       {&MaxCaptures, Running},
       {&FlushL2, Running},
+      {&CompareAllCaptures, Running},
       {&RunTimeout, Running},
       {&RelTolOpt, Running},
       {&CacheDir, Running},
@@ -909,6 +917,7 @@ int run(int argc, char **argv) {
   Req.Goal = parseObjective(ObjectiveOpt).value_or(Objective::ProgramTime);
   Req.MinGain = MinGain;
   Req.FlushL2 = FlushL2;
+  Req.CompareAllCaptures = CompareAllCaptures;
   Req.TimeoutSeconds = RunTimeout;
   if (RelTolOpt > 0)
     Req.RelTol = RelTolOpt.getValue();

@@ -67,6 +67,7 @@ Expected<EvaluateOptions> evaluateOptions(const MeasureRequest &Req,
   E.Run.MaxLaunches = Req.MaxLaunches;
   E.Run.MaxCaptures = Req.MaxCaptures;
   E.Run.FlushL2 = Req.FlushL2;
+  E.CaptureChecksums = !Req.CompareAllCaptures;
   E.Run.TimeoutSeconds = Req.TimeoutSeconds;
   E.RelTol = Req.RelTol;
   E.Runs = Req.Runs;

@@ -40,6 +40,8 @@ struct MeasureRequest {
   int MaxLaunches = 3; ///< launches per kernel replayed (timed)
   int MaxCaptures = 8; ///< launches per kernel whose outputs are compared
   bool FlushL2 = false;
+  /// --compare-all-captures: EvaluateOptions::CaptureChecksums off.
+  bool CompareAllCaptures = false;
   double TimeoutSeconds = 300;
   std::optional<double> RelTol;
   std::string ReportFile; ///< -o: the JSON report

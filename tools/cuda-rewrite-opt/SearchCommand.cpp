@@ -310,7 +310,8 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                                {"compile", Eval.compileSeconds()},
                                {"compile_wait", Eval.compileWaitSeconds()},
                                {"measure", Eval.measureSeconds()},
-                               {"verify", Eval.verifySeconds()}}},
+                               {"verify", Eval.verifySeconds()},
+                               {"verify_wait", Eval.verifyWaitSeconds()}}},
       {"moves", movesJSON(R, Space)}};
   if (!Req.RecordSpace.empty()) {
     json::Object Meta{{"name", sys::path::stem(Req.RecordSpace).str()},

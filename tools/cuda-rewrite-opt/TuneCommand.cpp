@@ -193,6 +193,7 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   Rep.CompileWaitSeconds = (*S)->evaluator().compileWaitSeconds();
   Rep.MeasureSeconds = (*S)->evaluator().measureSeconds();
   Rep.VerifySeconds = (*S)->evaluator().verifySeconds();
+  Rep.VerifyWaitSeconds = (*S)->evaluator().verifyWaitSeconds();
   Rep.StrategySeconds = R.StrategySeconds;
   Rep.Evaluations = reportEvaluations(R, Space, *Original.Time);
 

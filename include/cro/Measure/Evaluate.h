@@ -76,6 +76,12 @@ struct EvaluateOptions {
   /// OriginalNoise itself when it is empty (--measure; the search measures
   /// it once, when it begins).
   unsigned NoiseRuns = 0;
+  /// Captures bit-identical to the original's are recognized by checksum:
+  /// not written by the variant's run, not read back, and (in a search) the
+  /// comparison overlaps the next variant's run. Off: every capture is
+  /// written, read and compared before the next run starts, as before the
+  /// checksums -- only to measure what they save (--compare-all-captures).
+  bool CaptureChecksums = true;
 };
 
 /// The variant's own runs vary as much as the original's, and it is
@@ -170,9 +176,13 @@ void addProgramTime(const RunResult &Res,
                     std::map<std::string, KernelProgramTime> &Into);
 
 /// Runs Exe once on every argument set, into WorkDir/Tag.N; captures
-/// outputs when Capture.
+/// outputs when Capture. With a Reference run (the original's), captures
+/// bit-identical to the reference's are checked by checksum in the program
+/// and not written: most variants reproduce the original's outputs exactly,
+/// and those run to gigabytes per run.
 ProgramRun runProgram(const std::string &Exe, const EvaluateOptions &Opts,
-                      llvm::StringRef Tag, bool Capture = true);
+                      llvm::StringRef Tag, bool Capture = true,
+                      const ProgramRun *Reference = nullptr);
 
 /// For each capture of Reference, how much other runs of the same program
 /// differ from it, as a fraction of the capture's largest value: the

@@ -37,8 +37,16 @@ struct CaptureRecord {
   int Allocation = 0;
   std::vector<int> Args; ///< kernel arguments pointing into the allocation
   uint64_t Bytes = 0;
+  /// "" when the run had a reference capture with the same bytes and
+  /// checksum (RunOptions::CaptureReference): nothing was written.
   std::string File;
+  /// XXH64 of the bytes, 16 hex digits ("" from a library that had none).
+  std::string Checksum;
 };
+
+/// Whether two captures hold the same bytes by their checksums (both
+/// known, same size): no need to read either file.
+bool sameBytes(const CaptureRecord &A, const CaptureRecord &B);
 
 struct RunOptions {
   std::vector<std::string> Args;          ///< program arguments
@@ -48,6 +56,9 @@ struct RunOptions {
   std::string InjectionLibrary;
   std::string CudaRoot;   ///< its CUPTI is put on LD_LIBRARY_PATH
   std::string CaptureDir; ///< "" = no capture
+  /// A file of another run's captures (writeCaptureReference): captures
+  /// with the same bytes are reported by their checksum and not written.
+  std::string CaptureReference;
   std::string WorkDir;    ///< where the output files go (must exist)
   int Replays = 0;        ///< 0 = automatic (~100 ms of wall time, >= 5)
   int MaxLaunches = 3;    ///< launches per kernel replayed
@@ -70,6 +81,12 @@ struct RunResult {
 /// run; crashes, timeouts and exit codes are in the result.
 llvm::Expected<RunResult> runUnderInjection(const std::string &Exe,
                                             const RunOptions &Opts);
+
+/// Writes the captures of one run of a program (one argument set: launches
+/// as the library numbers them) in the form CRO_CAPTURE_REFERENCE reads;
+/// captures without a checksum are left out.
+llvm::Error writeCaptureReference(llvm::ArrayRef<CaptureRecord> Captures,
+                                  llvm::StringRef Path);
 
 /// Parses the injection library's JSON-lines output into Result.
 void parseInjectionOutput(llvm::StringRef Text, RunResult &Result);

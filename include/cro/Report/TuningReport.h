@@ -60,10 +60,12 @@ struct TuningReport {
   /// measures, so CompileSeconds (CPU time summed over the parallel nvcc
   /// runs) overlaps the rest; CompileWaitSeconds is the part of it the search
   /// waited for. VerifySeconds: comparing captured outputs (and deleting
-  /// them). WallSeconds is the whole command, confirmation included.
+  /// them), which overlaps the next variant's run; VerifyWaitSeconds is the
+  /// part of it the search waited for. WallSeconds is the whole command,
+  /// confirmation included.
   double TotalSeconds = 0, CompileSeconds = 0, CompileWaitSeconds = 0,
-         MeasureSeconds = 0, VerifySeconds = 0, StrategySeconds = 0,
-         ConfirmSeconds = 0, WallSeconds = 0;
+         MeasureSeconds = 0, VerifySeconds = 0, VerifyWaitSeconds = 0,
+         StrategySeconds = 0, ConfirmSeconds = 0, WallSeconds = 0;
 };
 
 /// "the program's GPU time" for "program", and so on: the objective's

@@ -59,8 +59,11 @@ public:
   /// programs (the original's runs included).
   double compileSeconds() const { return CompileSeconds; }
   double compileWaitSeconds() const { return CompileWaitSeconds; }
-  /// Comparing the variants' captured outputs with the original's.
+  /// Comparing the variants' captured outputs with the original's (which
+  /// overlaps the next variant's run), and the part of it the search
+  /// waited for.
   double verifySeconds() const { return VerifySeconds; }
+  double verifyWaitSeconds() const { return VerifyWaitSeconds; }
   double measureSeconds() const { return MeasureSeconds; }
   /// Per capture, how much the original's own runs differ (see
   /// EvaluateOptions::OriginalNoise); empty before measureOriginal().
@@ -77,7 +80,14 @@ private:
     std::future<llvm::Expected<std::vector<BuildResult>>> Built;
     std::vector<int> BuildIndex; ///< per point, into the build results
   };
-  Trial runVariant(const Point &P, const BuildResult &B);
+  /// Runs a built variant; nullopt with T's verdict when it did not build
+  /// or run.
+  std::optional<ProgramRun> runVariant(Trial &T, const BuildResult &B);
+  /// Compares a run's captures with the original's ("" when they agree)
+  /// and deletes them; Seconds is how long that took.
+  std::string check(const ProgramRun &R, double &Seconds) const;
+  /// T's verdict and time from a run that check() judged.
+  void judge(Trial &T, const ProgramRun &R, const std::string &Why) const;
   void record(const Trial &T, const std::vector<RewriteStep> &Sequence,
               const std::vector<std::string> &Flags);
 
@@ -91,7 +101,7 @@ private:
   std::deque<std::unique_ptr<Prepared>> Queue;
   std::string DbProblem;
   double CompileSeconds = 0, CompileWaitSeconds = 0, MeasureSeconds = 0,
-         VerifySeconds = 0;
+         VerifySeconds = 0, VerifyWaitSeconds = 0;
   unsigned Counter = 0;
 };
 
