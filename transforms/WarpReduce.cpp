@@ -1,5 +1,6 @@
 #include "WarpReduce.h"
 #include "Coarsen.h"
+#include "LaunchAliasing.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Rewrite/SourceTokens.h"
@@ -29,7 +30,19 @@ struct Plan {
   const ThreadIndexVar *X = nullptr;
   const LoopInfo *Loop = nullptr;
   SourceSpan After; ///< what follows the loop in the work (lane 0 runs it)
+  /// The sum is a global element (LoopInfo::AccumulatedElement): its
+  /// accesses in the loop, and the statements before the loop that write
+  /// it (lane 0 alone runs them).
+  const AccessInfo *Element = nullptr;
+  std::vector<SourceSpan> ElementWrites;
 };
+
+/// A's element is E's: the same array at the same affine index.
+bool sameElement(const AccessInfo &A, const AccessInfo &E) {
+  return A.Base == E.Base && A.Indices.size() == 1 && E.Indices.size() == 1 &&
+         A.Indices[0].Affine && E.Indices[0].Affine &&
+         A.Indices[0].Form == E.Indices[0].Form;
+}
 
 Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   Plan P;
@@ -85,21 +98,90 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
                 ")");
   if (L.ContainsCommunication)
     return Fail("threads exchange values inside loop " + L.Id);
-  if (L.Accumulator.empty())
+  if (L.Accumulator.empty() && L.AccumulatedElement.empty())
     return Fail("the body of loop " + L.Id + " at " + L.Location +
-                " does not only add to one variable declared outside it" +
+                " does not only add to one variable declared outside it or "
+                "to one global element" +
                 (L.BodyChanges.empty()
-                     ? std::string(" (it changes none)")
+                     ? std::string("")
                      : " (it changes " + L.BodyChanges.front() + ")"));
+  if (L.Accumulator.empty()) {
+    for (const AccessInfo &A : K.Accesses)
+      if (!L.AccumulatedSites.empty() &&
+          A.Span.BeginOffset == L.AccumulatedSites.front().BeginOffset)
+        P.Element = &A;
+    if (!P.Element || P.Element->Indices.size() != 1 ||
+        !P.Element->Indices[0].Affine)
+      return Fail("the element '" + L.AccumulatedElement + "' loop " + L.Id +
+                  " adds to is not modelled as an affine "
+                  "access");
+    if (L.Init.empty() || L.Bound.empty() || L.Compare.empty())
+      return Fail("loop " + L.Id +
+                  "'s start or bound is not known, and "
+                  "the element is read before it only where it runs");
+    // The other arrays the loop reads must not be the element's: the sum
+    // moves to a register, which a read through another pointer would miss.
+    std::string Alias = launchAliasingReason(K);
+    const ParamInfo *EP = nullptr;
+    for (const ParamInfo &Pm : K.Params)
+      EP = Pm.Name == P.Element->Base ? &Pm : EP;
+    for (const AccessInfo &A : K.Accesses)
+      if (within(A.Span, L.Span) && A.Base != P.Element->Base &&
+          !Ctx.Options.AssumeNoAlias && !Alias.empty()) {
+        const ParamInfo *AP = nullptr;
+        for (const ParamInfo &Pm : K.Params)
+          AP = Pm.Name == A.Base ? &Pm : AP;
+        if (!(EP && AP && EP->IsRestrict && AP->IsRestrict))
+          return Fail("'" + A.Base + "' may point into '" + P.Element->Base +
+                      "' (" + Alias + "), and the sum of '" +
+                      L.AccumulatedElement +
+                      "' moves to a register; pass "
+                      "--assume-no-alias if they never overlap");
+      }
+  }
   if (!shuffleable(L.AccumulatorType))
     return Fail("the sum '" + L.Accumulator + "' is a " + L.AccumulatorType +
                 ", which warp shuffles do not carry");
   // Memory: the loop only reads; every lane runs the work before it, so
   // that writes nothing; nothing the model cannot see may be written.
   for (const AccessInfo &A : K.Accesses) {
-    if (A.Mode == "read" || A.Space == "local")
+    if (A.Space == "local")
       continue;
     bool InLoop = within(A.Span, L.Span);
+    if (P.Element && sameElement(A, *P.Element) &&
+        A.Span.BeginOffset < L.Span.BeginOffset) {
+      // The element before the loop: only in statements of the work that
+      // start by writing it (`x1[i] = 0;`, `x1[i] = beta * x1[i];`), which
+      // lane 0 alone runs; any other access would race with that write.
+      bool Own = false;
+      for (const SourceSpan &S : M.Reduction->BeforeStatements) {
+        if (!within(A.Span, S))
+          continue;
+        for (const AccessInfo &B : K.Accesses)
+          if (B.Span.BeginOffset == S.BeginOffset && B.Mode != "read" &&
+              sameElement(B, *P.Element)) {
+            Own = true;
+            if (llvm::find_if(P.ElementWrites, [&](const SourceSpan &W) {
+                  return W.BeginOffset == S.BeginOffset;
+                }) == P.ElementWrites.end())
+              P.ElementWrites.push_back(S);
+          }
+      }
+      if (!Own)
+        return Fail("'" + L.AccumulatedElement + "' is accessed before loop " +
+                    L.Id + " at " + A.Location +
+                    " other than by a statement "
+                    "of its own, which every lane of a group would run");
+      continue;
+    }
+    if (A.Mode == "read")
+      continue;
+    if (P.Element && InLoop &&
+        std::any_of(L.AccumulatedSites.begin(), L.AccumulatedSites.end(),
+                    [&](const SourceSpan &S) {
+                      return S.BeginOffset == A.Span.BeginOffset;
+                    }))
+      continue;
     if (InLoop || A.Span.BeginOffset < L.Span.BeginOffset)
       return Fail("'" +
                   Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
@@ -224,10 +306,37 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
   std::string LoopInd = lineIndent(Src, L.Span.BeginOffset).str();
   unsigned First = lineStart(Src, L.HasUnrollPragma ? L.PragmaSpan.BeginOffset
                                                     : L.Span.BeginOffset);
-  if (Error E =
-          Out.insert(First, LoopInd + "if (" + Lane + " != 0)\n" + LoopInd +
-                                "  " + L.Accumulator + " = 0;\n"))
+  // A global element's sum goes through a register: lane 0 loads it where
+  // the loop runs (the original touches it only then), the others start
+  // from zero; the loop's additions to it become additions to the register;
+  // lane 0 alone runs the statements that write it before the loop.
+  std::string Sum = L.Accumulator, Runs;
+  if (P.Element) {
+    Sum = freshIdentifier(Src, P.Element->Base + "_sum");
+    Runs = freshIdentifier(Src, L.InductionVar + "_loop_runs");
+    std::string T = unqualifiedType(P.Element->ElementType);
+    for (const SourceSpan &S : P.ElementWrites) {
+      if (Error E = Out.insert(S.BeginOffset, "if (" + Lane + " == 0) { "))
+        return E;
+      if (Error E = Out.insert(S.EndOffset, " }"))
+        return E;
+    }
+    if (Error E = Out.insert(
+            First, LoopInd + T + " " + Sum + " = 0;\n" + LoopInd +
+                       "const bool " + Runs + " = (" + L.Init + ") " +
+                       L.Compare + " (" + L.Bound + ");\n" + LoopInd + "if (" +
+                       Lane + " == 0 && " + Runs + ")\n" + LoopInd + "  " +
+                       Sum + " = " + L.AccumulatedElement + ";\n"))
+      return E;
+    for (const SourceSpan &S : L.AccumulatedSites)
+      if (Error E =
+              Out.replace(S.BeginOffset, S.EndOffset - S.BeginOffset, Sum))
+        return E;
+  } else if (Error E =
+                 Out.insert(First, LoopInd + "if (" + Lane + " != 0)\n" +
+                                       LoopInd + "  " + Sum + " = 0;\n")) {
     return E;
+  }
   if (Error E = Out.insert(L.StartValue.BeginOffset, "("))
     return E;
   if (Error E = Out.insert(L.StartValue.EndOffset, ") + " + Lane))
@@ -239,9 +348,12 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
   // The lanes' sums, into lane 0, which runs the rest of the work.
   std::string Tree = "\n" + LoopInd + "for (int " + Off + " = " +
                      std::to_string(G / 2) + "; " + Off + " > 0; " + Off +
-                     " /= 2)\n" + LoopInd + "  " + L.Accumulator +
-                     " += __shfl_down_sync(" + Mask + ", " + L.Accumulator +
-                     ", " + Off + ", " + G_ + ");";
+                     " /= 2)\n" + LoopInd + "  " + Sum +
+                     " += __shfl_down_sync(" + Mask + ", " + Sum + ", " + Off +
+                     ", " + G_ + ");";
+  if (P.Element)
+    Tree += "\n" + LoopInd + "if (" + Lane + " == 0 && " + Runs + ")\n" +
+            LoopInd + "  " + L.AccumulatedElement + " = " + Sum + ";";
   // The loop ends with its body's statement (`;` included).
   unsigned LoopEnd = std::max(L.Span.EndOffset, L.Body.EndOffset);
   bool HasAfter = P.After.EndOffset > P.After.BeginOffset;

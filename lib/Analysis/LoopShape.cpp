@@ -205,14 +205,23 @@ private:
   }
 
   /// Accumulator and AccumulatorType of a loop whose body is Body, given
-  /// the variables declared outside it that the body changes.
+  /// the variables declared outside it that the body changes; when it
+  /// changes none, the element form (describeAccumulatedElement), where
+  /// HeaderChanges are the variables the loop's header changes.
   void describeAccumulator(const Stmt *Body,
                            const std::vector<const VarDecl *> &Changed,
-                           LoopInfo &L) {
+                           LoopInfo &L, const VarDecl *LoopVar,
+                           const DenseSet<const VarDecl *> &HeaderChanges) {
     L.Accumulator.clear();
     L.AccumulatorType.clear();
+    L.AccumulatedElement.clear();
+    L.AccumulatedSites.clear();
+    if (llvm::is_contained(Changed, LoopVar))
+      return; // the body steps its own counter
+    if (Changed.empty())
+      return describeAccumulatedElement(Body, L, LoopVar, HeaderChanges);
     if (Changed.size() != 1)
-      return; // none, or two variables change
+      return; // two variables change
     const VarDecl *Acc = Changed.front();
     if (!Acc->getType()->isArithmeticType() ||
         Acc->getType().isVolatileQualified())
@@ -272,6 +281,93 @@ private:
         Acc->getType().getCanonicalType().getUnqualifiedType().getAsString();
   }
 
+  /// AccumulatedElement, AccumulatedSites and AccumulatorType of a loop
+  /// whose body changes no variable (see LoopInfo).
+  void
+  describeAccumulatedElement(const Stmt *Body, LoopInfo &L,
+                             const VarDecl *LoopVar,
+                             const DenseSet<const VarDecl *> &HeaderChanges) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const SourceText &Text;
+      const Stmt *Body;
+      Finder(const SourceText &Text, const Stmt *Body)
+          : Text(Text), Body(Body) {}
+      const VarDecl *Base = nullptr;
+      std::string Index;
+      std::vector<const ArraySubscriptExpr *> Sites;
+      unsigned BaseRefs = 0;
+      bool Bad = false;
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        BaseRefs += Base && E->getDecl() == Base;
+        return true;
+      }
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        if (!B->isAssignmentOp())
+          return true;
+        // A local of the body is each iteration's own.
+        if (const VarDecl *V = referencedVar(B->getLHS());
+            V && V->hasLocalStorage() &&
+            !Text.context().getSourceManager().isBeforeInTranslationUnit(
+                V->getLocation(), Body->getBeginLoc()))
+          return true;
+        const auto *AS =
+            dyn_cast<ArraySubscriptExpr>(B->getLHS()->IgnoreParenImpCasts());
+        const VarDecl *V =
+            AS ? referencedVar(AS->getBase()->IgnoreParenImpCasts()) : nullptr;
+        if (!V || (B->getOpcode() != BO_AddAssign &&
+                   B->getOpcode() != BO_SubAssign)) {
+          Bad = true; // a write that is not an addition to an element
+          return true;
+        }
+        std::string I = normalizeSpelling(Text.text(AS->getIdx()));
+        if (Base && (V != Base || I != Index))
+          Bad = true; // two elements
+        Base = V;
+        Index = I;
+        Sites.push_back(AS);
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        if (U->isIncrementDecrementOp() &&
+            !isa<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+          Bad = true; // `p[k]++`; a local's `++` the caller already judged
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *C) {
+        Bad = true; // may write memory the model does not see
+        return true;
+      }
+    } Find(Text, Body);
+    Find.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Find.Bad || !Find.Base || !isa<ParmVarDecl>(Find.Base) ||
+        !Find.Base->getType()->isPointerType())
+      return;
+    // Count the references to the array now that it is known: only the
+    // sites may name it.
+    Find.BaseRefs = 0;
+    Find.Sites.clear();
+    Find.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Find.BaseRefs != Find.Sites.size())
+      return;
+    // The index: the same element every iteration, computable before the
+    // loop (variables declared before the body, none the loop changes --
+    // in its body, which changes none, or in its header: `k++, j++`).
+    const SourceManager &SM = Text.context().getSourceManager();
+    for (const VarDecl *V : referencedVars(Find.Sites.front()->getIdx()))
+      if (V == LoopVar || HeaderChanges.contains(V) ||
+          !SM.isBeforeInTranslationUnit(V->getLocation(), Body->getBeginLoc()))
+        return;
+    if (!isPure(Find.Sites.front()->getIdx()))
+      return;
+    QualType T = Find.Sites.front()->getType();
+    if (!T->isArithmeticType() || T.isVolatileQualified())
+      return;
+    L.AccumulatedElement = Text.text(Find.Sites.front());
+    for (const ArraySubscriptExpr *AS : Find.Sites)
+      L.AccumulatedSites.push_back(Text.span(AS->getSourceRange()));
+    L.AccumulatorType = T.getCanonicalType().getUnqualifiedType().getAsString();
+  }
+
   void describe(const WhileStmt *W) {
     LoopInfo *L = loopAt(W, "while");
     if (!L)
@@ -306,7 +402,16 @@ private:
         L->Increment = Text.span(F->getInc()->getSourceRange());
       }
     }
-    describeAccumulator(F->getBody(), Changed, *L);
+    const VarDecl *LoopVar = nullptr;
+    if (std::optional<CanonicalFor> C = canonicalFor(F, Text.context()))
+      LoopVar = C->Var;
+    DenseSet<const VarDecl *> HeaderChanges;
+    for (const Stmt *Part : {static_cast<const Stmt *>(F->getCond()),
+                             static_cast<const Stmt *>(F->getInc())})
+      if (Part)
+        for (const VarDecl *V : modifiedVariables(Part))
+          HeaderChanges.insert(V);
+    describeAccumulator(F->getBody(), Changed, *L, LoopVar, HeaderChanges);
     L->InnerLoop.clear();
     L->InterchangeRefusal.clear();
     const Stmt *B = F->getBody();

@@ -181,6 +181,7 @@ json::Value toJSON(const LoopInfo &L) {
       {"body_changes", strings(L.BodyChanges)},
       {"accumulator", strOrNull(L.Accumulator)},
       {"accumulator_type", strOrNull(L.AccumulatorType)},
+      {"accumulated_element", strOrNull(L.AccumulatedElement)},
       {"step_statement", L.StepStatement.EndOffset > L.StepStatement.BeginOffset
                              ? toJSON(L.StepStatement)
                              : json::Value(nullptr)}};

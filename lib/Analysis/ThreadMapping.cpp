@@ -838,6 +838,8 @@ private:
       if (R.Refusal.empty())
         R.Refusal = Why;
     };
+    for (size_t I = 0; I < LoopAt; ++I)
+      R.BeforeStatements.push_back(stmtSpan(Work[I]));
     for (size_t I = 0; I < LoopAt; ++I) {
       const auto *DS = dyn_cast<DeclStmt>(Work[I]);
       if (!DS) {

@@ -244,6 +244,13 @@ struct LoopInfo {
   /// e not reading it and nothing else in the body reads it: the loop sums
   /// into it, in any order up to rounding. Its type, canonical. "" when not.
   std::string Accumulator, AccumulatorType;
+  /// Where the body changes no variable declared outside it but adds to one
+  /// global element at an index the loop does not change (`x1[i] += e`,
+  /// `x1[i] -= e`, e not reading that array), nothing else in the body
+  /// naming the array: the element as spelled ("x1[i]"), each place the body
+  /// adds to it (the subscript's span), and its type (AccumulatorType).
+  std::string AccumulatedElement;
+  std::vector<SourceSpan> AccumulatedSites;
 };
 
 struct IndexInfo {
@@ -346,6 +353,8 @@ struct ReductionLoopInfo {
   SourceSpan Span, Body;
   std::vector<LocalDeclInfo> Before; ///< declarations before the loop
   SourceSpan After; ///< statements after the loop (empty when none)
+  /// Each statement of the work before the loop (declarations included).
+  std::vector<SourceSpan> BeforeStatements;
   /// Why the loop cannot be restructured (empty: it can).
   std::string Refusal;
 };
