@@ -394,17 +394,13 @@ private:
     L->Body = Text.statementSpan(F->getBody());
     std::vector<const VarDecl *> Changed =
         describeBody(F->getBody(), nullptr, *L);
-    L->StripMineRefusal = stripMineRefusal(F, *L);
-    if (L->StripMineRefusal.empty()) {
-      std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
-      if (C && C->Begin && F->getInc()) {
-        L->StartValue = Text.span(C->Begin->getSourceRange());
-        L->Increment = Text.span(F->getInc()->getSourceRange());
-      }
+    const std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
+    L->StripMineRefusal = stripMineRefusal(F, C, *L);
+    if (L->StripMineRefusal.empty() && C->Begin && F->getInc()) {
+      L->StartValue = Text.span(C->Begin->getSourceRange());
+      L->Increment = Text.span(F->getInc()->getSourceRange());
     }
-    const VarDecl *LoopVar = nullptr;
-    if (std::optional<CanonicalFor> C = canonicalFor(F, Text.context()))
-      LoopVar = C->Var;
+    const VarDecl *LoopVar = C ? C->Var : nullptr;
     DenseSet<const VarDecl *> HeaderChanges;
     for (const Stmt *Part : {static_cast<const Stmt *>(F->getCond()),
                              static_cast<const Stmt *>(F->getInc())})
@@ -422,13 +418,15 @@ private:
     if (!Inner)
       return;
     L->InnerLoop = Inner->Id;
-    L->InterchangeRefusal = interchangeRefusal(F, G, *L);
+    L->InterchangeRefusal = interchangeRefusal(C, G, *L);
   }
 
-  std::string stripMineRefusal(const ForStmt *F, LoopInfo &L) {
+  /// Why loop F (whose canonical form is C) cannot be strip-mined, or "".
+  std::string stripMineRefusal(const ForStmt *F,
+                               const std::optional<CanonicalFor> &C,
+                               LoopInfo &L) {
     if (F->getBeginLoc().isMacroID() || F->getBody()->getBeginLoc().isMacroID())
       return "the loop is written with a macro";
-    std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
     if (!C)
       return "the loop does not count up by one from a start to a bound it "
              "compares with <, <=, > or >=";
@@ -454,11 +452,12 @@ private:
     return X.Found;
   }
 
-  std::string interchangeRefusal(const ForStmt *F, const ForStmt *G,
-                                 LoopInfo &L) {
+  /// Why the outer loop (canonical form CF, described in L) cannot be
+  /// interchanged with its inner loop G, or "".
+  std::string interchangeRefusal(const std::optional<CanonicalFor> &CF,
+                                 const ForStmt *G, LoopInfo &L) {
     if (!L.StripMineRefusal.empty())
-      return L.StripMineRefusal;
-    std::optional<CanonicalFor> CF = canonicalFor(F, Text.context());
+      return L.StripMineRefusal; // CF is known from here on
     std::optional<CanonicalFor> CG = canonicalFor(G, Text.context());
     if (!CG || !isPure(CG->End) || !isPure(CG->Begin))
       return "the inner loop does not count up by one between bounds in "

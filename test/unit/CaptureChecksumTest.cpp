@@ -6,6 +6,7 @@
 // checksum for. The "programs" are shell scripts that write the records the
 // library would, so runProgram runs for real without a GPU.
 #include "../../lib/Measure/injection/CaptureChecksum.h"
+#include "ScriptedRuns.h"
 #include "cro/Measure/Evaluate.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -54,19 +55,12 @@ TEST(CaptureChecksum, PrintsSixteenHexDigits) {
   EXPECT_STREQ(Sum, "0000000000000000");
 }
 
-class ReferenceRuns : public ::testing::Test {
+class ReferenceRuns : public ScriptedRuns {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-checksum", Dir));
-    llvm::SmallString<128> Lib(Dir);
-    llvm::sys::path::append(Lib, "libfake.so");
-    std::error_code EC;
-    llvm::raw_fd_ostream(Lib, EC);
-    Opts.WorkDir = Dir.str().str();
-    Opts.Run.InjectionLibrary = Lib.str().str();
+    ScriptedRuns::SetUp();
     Opts.Run.TargetKernels = {"k"};
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
 
   std::string write(const std::string &Name, const std::string &Text) {
     llvm::SmallString<128> P(Dir);
@@ -120,8 +114,6 @@ protected:
     return R;
   }
 
-  llvm::SmallString<128> Dir;
-  EvaluateOptions Opts;
   KernelModel Model; // no kernels: captures compare exactly
 };
 

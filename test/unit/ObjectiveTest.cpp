@@ -5,6 +5,7 @@
 // sum of medians. The "programs" here are shell scripts that write the
 // records the measurement library would, so runProgram and evaluate run
 // for real without a GPU.
+#include "ScriptedRuns.h"
 #include "cro/Measure/Decision.h"
 #include "cro/Measure/Evaluate.h"
 #include "llvm/Support/FileSystem.h"
@@ -60,19 +61,12 @@ std::string records(double StepMs) {
   return S + "{\"event\":\"exit\"}\n";
 }
 
-class ScriptedPrograms : public ::testing::Test {
+class ScriptedPrograms : public ScriptedRuns {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cro-objective", Dir));
-    llvm::SmallString<128> Lib(Dir);
-    llvm::sys::path::append(Lib, "libfake.so");
-    std::error_code EC;
-    llvm::raw_fd_ostream(Lib, EC);
-    Opts.WorkDir = Dir.str().str();
-    Opts.Run.InjectionLibrary = Lib.str().str();
+    ScriptedRuns::SetUp();
     Opts.Run.TargetKernels = {"init", "step"};
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
 
   /// An executable that writes Records to $CRO_OUT.
   std::string program(const std::string &Name, const std::string &Records) {
@@ -92,9 +86,6 @@ protected:
                                            llvm::sys::fs::owner_all);
     return Exe.str().str();
   }
-
-  llvm::SmallString<128> Dir;
-  EvaluateOptions Opts;
 };
 
 } // namespace
