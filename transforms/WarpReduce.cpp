@@ -311,6 +311,10 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
   // from zero; the loop's additions to it become additions to the register;
   // lane 0 alone runs the statements that write it before the loop.
   std::string Sum = L.Accumulator, Runs;
+  // What goes before the loop, the loop and what follows it are one block:
+  // the loop may be the sole statement of an `if` or another loop.
+  std::string Open = L.InBlock ? "" : LoopInd + "{\n";
+  std::string Close = L.InBlock ? "" : "\n" + LoopInd + "}";
   if (P.Element) {
     Sum = freshIdentifier(Src, P.Element->Base + "_sum");
     Runs = freshIdentifier(Src, L.InductionVar + "_loop_runs");
@@ -322,7 +326,7 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
         return E;
     }
     if (Error E = Out.insert(
-            First, LoopInd + T + " " + Sum + " = 0;\n" + LoopInd +
+            First, Open + LoopInd + T + " " + Sum + " = 0;\n" + LoopInd +
                        "const bool " + Runs + " = (" + L.Init + ") " +
                        L.Compare + " (" + L.Bound + ");\n" + LoopInd + "if (" +
                        Lane + " == 0 && " + Runs + ")\n" + LoopInd + "  " +
@@ -333,7 +337,7 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
               Out.replace(S.BeginOffset, S.EndOffset - S.BeginOffset, Sum))
         return E;
   } else if (Error E =
-                 Out.insert(First, LoopInd + "if (" + Lane + " != 0)\n" +
+                 Out.insert(First, Open + LoopInd + "if (" + Lane + " != 0)\n" +
                                        LoopInd + "  " + Sum + " = 0;\n")) {
     return E;
   }
@@ -361,9 +365,9 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
     Tree += "\n" + LoopInd + "if (" + Lane + " == 0) {";
     if (Error E = Out.insert(LoopEnd, Tree))
       return E;
-    if (Error E = Out.insert(P.After.EndOffset, "\n" + LoopInd + "}"))
+    if (Error E = Out.insert(P.After.EndOffset, "\n" + LoopInd + "}" + Close))
       return E;
-  } else if (Error E = Out.insert(LoopEnd, Tree)) {
+  } else if (Error E = Out.insert(LoopEnd, Tree + Close)) {
     return E;
   }
   return growGrid(Ctx, *K, "x", G, Out);

@@ -3,6 +3,7 @@
 #include "cro/Analysis/AffineBuilder.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/DenseMap.h"
@@ -461,6 +462,16 @@ private:
     L.Span = Text.span(S->getSourceRange());
     L.Indent = Text.indentation(S->getBeginLoc());
     L.InMacro = S->getBeginLoc().isMacroID();
+    DynTypedNode Node = DynTypedNode::create(*S);
+    for (int Up = 0; Up < 2; ++Up) {
+      DynTypedNodeList Parents = Text.context().getParents(Node);
+      if (Parents.empty())
+        break;
+      Node = Parents[0];
+      if (!Node.get<AttributedStmt>()) // `#pragma unroll` wraps the loop
+        break;
+    }
+    L.InBlock = Node.get<CompoundStmt>() != nullptr;
     if (const LoopHintAttr *LH = UnrollHints.lookup(S)) {
       L.HasUnrollPragma = true;
       L.PragmaSpan = Text.lineSpan(LH->getLocation());

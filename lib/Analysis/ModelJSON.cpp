@@ -173,6 +173,7 @@ json::Value toJSON(const LoopInfo &L) {
       {"span", toJSON(L.Span)},
       {"indent", L.Indent},
       {"in_macro", L.InMacro},
+      {"in_block", L.InBlock},
       {"strip_mine_refusal", strOrNull(L.StripMineRefusal)},
       {"inner_loop", strOrNull(L.InnerLoop)},
       {"interchange_refusal", strOrNull(L.InterchangeRefusal)},

@@ -206,6 +206,10 @@ struct LoopInfo {
   SourceSpan Span;         ///< the loop statement
   std::string Indent;      ///< leading whitespace of the loop's first line
   bool InMacro = false;    ///< written inside a macro expansion
+  /// A statement of a `{ }` block (its pragma included), not the sole body
+  /// of an `if`, a loop or a label: statements inserted before it run under
+  /// the same conditions as it.
+  bool InBlock = false;
   bool ContainsSync = false; ///< __syncthreads() inside
   /// Threads may exchange data inside: a block barrier, a warp intrinsic
   /// (`__syncwarp`, shuffles, votes), inline assembly, or a call of a
