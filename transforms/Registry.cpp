@@ -18,6 +18,7 @@
 #include "Tile.h"
 #include "Unroll.h"
 #include "Vectorize.h"
+#include "WarpAggregate.h"
 #include "WarpReduce.h"
 
 namespace cro {
@@ -39,6 +40,7 @@ void registerBuiltinTransforms(TransformRegistry &R) {
   R.add(std::make_unique<Vectorize>());
   R.add(std::make_unique<Tile>());
   R.add(std::make_unique<Privatize>());
+  R.add(std::make_unique<WarpAggregate>());
 }
 
 } // namespace cro

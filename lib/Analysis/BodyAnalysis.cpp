@@ -771,7 +771,123 @@ private:
     } else {
       A.IndexBoundWhy = "the target is not written `&array[index]`";
     }
+    QualType Pointer = C->getArg(0)->IgnoreImpCasts()->getType();
+    if (Pointer->isPointerType())
+      A.ValueType = Pointer->getPointeeType()
+                        .getCanonicalType()
+                        .getUnqualifiedType()
+                        .getAsString();
+    if (const auto *Callee =
+            dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts());
+        Callee && Text.inUserFile(Callee->getBeginLoc()) &&
+        !Callee->getBeginLoc().isMacroID() && !C->getEndLoc().isMacroID())
+      A.CalleeSpan = Text.span(Callee->getSourceRange());
+    A.UniformTargetWhy = uniformWhy(C->getArg(0), 0);
     Info.Atomics.push_back(std::move(A));
+  }
+
+  /// "" when E has the same value in every thread of a warp whenever they
+  /// evaluate it together (see AtomicUpdateInfo::UniformTargetWhy), else
+  /// why not.
+  std::string uniformWhy(const Expr *E, unsigned Depth) {
+    if (!E)
+      return "it is not an expression";
+    if (Depth > 8)
+      return "'" + Text.text(E) + "' is computed too many steps away";
+    E = E->IgnoreParens();
+    if (!KernelModifiedKnown) {
+      KernelModified = modifiedVariables(Kernel->getBody());
+      KernelModifiedKnown = true;
+    }
+    if (std::optional<std::string> B = cudaBuiltinName(E))
+      return StringRef(*B).starts_with("threadIdx")
+                 ? "it depends on " + *B
+                 : ""; // blockIdx, blockDim, gridDim: one value per warp
+    if (!E->isValueDependent() && E->isIntegerConstantExpr(Text.context()))
+      return "";
+    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral,
+            CXXBoolLiteralExpr, CXXNullPtrLiteralExpr>(E))
+      return "";
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      const Expr *Sub = IC->getSubExpr()->IgnoreParens();
+      // Reading a variable is followed below; reading memory is not: another
+      // thread may write it between two threads' reads.
+      if (IC->getCastKind() == CK_LValueToRValue && !isa<DeclRefExpr>(Sub) &&
+          !(isa<MemberExpr>(Sub) && !cast<MemberExpr>(Sub)->isArrow()))
+        return "it reads memory ('" + Text.text(Sub) + "')";
+      return uniformWhy(Sub, Depth);
+    }
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+      return uniformWhy(CE->getSubExpr(), Depth);
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return "it reads memory ('" + Text.text(E) + "')";
+      return uniformWhy(ME->getBase(), Depth + 1);
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (isa<EnumConstantDecl>(DRE->getDecl()))
+        return "";
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return "'" + Text.text(E) + "' is not a variable";
+      std::string Name = VD->getNameAsString();
+      if (KernelModified.count(VD))
+        return "'" + Name + "' changes in the kernel";
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+        return P->getDeclContext() == Kernel
+                   ? ""
+                   : "'" + Name + "' is not the kernel's parameter";
+      if (VD->hasLocalStorage()) {
+        if (!VD->getInit())
+          return "'" + Name + "' has no initializer";
+        std::string Why = uniformWhy(VD->getInit(), Depth + 1);
+        return Why.empty() ? "" : "'" + Name + "' = " + Why;
+      }
+      // A global: its address is one value; its contents are memory, which
+      // the cast above refuses to read unless it is a constant.
+      if (VD->getType().isConstQualified() && VD->getInit() &&
+          VD->getInit()->isEvaluatable(Text.context()))
+        return "";
+      return "'" + Name + "' is a global variable another thread may change";
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_AddrOf) {
+        const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+          std::string Why = uniformWhy(AS->getBase(), Depth + 1);
+          return Why.empty() ? uniformWhy(AS->getIdx(), Depth + 1) : Why;
+        }
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+              VD && !VD->hasLocalStorage())
+            return ""; // a global's address
+        return "it takes the address of '" + Text.text(Sub) +
+               "', which may be each thread's own";
+      }
+      if (UO->getOpcode() == UO_Deref)
+        return "it reads memory ('" + Text.text(E) + "')";
+      if (UO->isIncrementDecrementOp())
+        return "it changes a variable";
+      return uniformWhy(UO->getSubExpr(), Depth);
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+        return "it assigns a variable";
+      std::string Why = uniformWhy(BO->getLHS(), Depth);
+      return Why.empty() ? uniformWhy(BO->getRHS(), Depth) : Why;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      for (const Expr *Part :
+           {CO->getCond(), CO->getTrueExpr(), CO->getFalseExpr()})
+        if (std::string Why = uniformWhy(Part, Depth); !Why.empty())
+          return Why;
+      return "";
+    }
+    if (isa<ArraySubscriptExpr>(E))
+      return "it reads memory ('" + Text.text(E) + "')";
+    return "'" + Text.text(E) +
+           "' is not an expression the model can show to be the same in "
+           "every thread";
   }
 
   /// E is the parameter itself (not what it points to), changed by S.
@@ -957,6 +1073,9 @@ private:
   DenseSet<const Expr *> Inner;
   DenseMap<const Expr *, std::string> ModeOf;
   DenseSet<const Expr *> Discarded; ///< expressions used as statements
+  /// The variables the kernel's body changes (uniformWhy), once known.
+  DenseSet<const VarDecl *> KernelModified;
+  bool KernelModifiedKnown = false;
   DenseSet<const Expr *> Kept; ///< last statements of statement expressions
   DenseMap<const VarDecl *, const Expr *> Aliases;
   std::set<std::string> BlockDims;

@@ -235,7 +235,9 @@ json::Value toJSON(const AtomicUpdateInfo &A) {
                       {"integer_element", A.IntegerElement},
                       {"result_used", A.ResultUsed},
                       {"index_bound", optInt(A.IndexBound)},
-                      {"index_bound_why", strOrNull(A.IndexBoundWhy)}};
+                      {"index_bound_why", strOrNull(A.IndexBoundWhy)},
+                      {"value_type", A.ValueType},
+                      {"uniform_target_why", strOrNull(A.UniformTargetWhy)}};
 }
 
 json::Value toJSON(const BlockCoupling &C) {

@@ -318,6 +318,17 @@ struct AtomicUpdateInfo {
   /// (an unsigned char, `e & 255`, `unsigned % 64`), and a lower bound of 0.
   std::optional<int64_t> IndexBound;
   std::string IndexBoundWhy; ///< why no bound is known
+  /// The call's callee name (`atomicAdd`) as written in the user's file,
+  /// outside macros; empty otherwise.
+  SourceSpan CalleeSpan;
+  /// The type the atomic updates (the pointee of its first argument,
+  /// canonical and unqualified: "float", "unsigned int").
+  std::string ValueType;
+  /// "" when the updated address is the same in every thread of a warp at
+  /// any time: computed from the kernel's unmodified parameters, constants,
+  /// blockIdx/blockDim/gridDim and locals initialized from those, reading no
+  /// memory; else why not.
+  std::string UniformTargetWhy = "not analyzed";
 };
 
 /// A use, in a kernel's body, of a compile-time value that also sets the
