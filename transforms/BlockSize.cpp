@@ -53,6 +53,9 @@ struct Plan {
     ValueOrigin::Derivation D;
   };
   std::vector<Grid> Grids; ///< grids derived from a literal block size
+  /// Per dimension, what a block extent must stay a multiple of: a grid
+  /// that divides by warps per block needs whole warps.
+  int64_t Multiple[3] = {1, 1, 1};
   /// Where the kernel's uses of a symbol are switched to its copy.
   std::vector<std::pair<unsigned, unsigned>> Scopes;
   /// Launches whose grid and block come from variables other kernels'
@@ -546,8 +549,31 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
           (!B.QualifiedSymbol.empty() &&
            G->Derived->BlockSymbol == B.QualifiedSymbol) ||
           std::find(B.Via.begin(), B.Via.end(), Term) != B.Via.end();
+      // A grid of ceil(rows / kWarps) for a block of kWarps * 32 divides by
+      // a symbol of its own, tied to the block by the model
+      // (Derivation::BlockFraction): it is recomputed like a literal's.
+      bool Fraction = G->Derived->BlockFraction > 1;
+      if (Fraction) {
+        P.Multiple[I] = std::max(P.Multiple[I], G->Derived->BlockFraction);
+        // The body reading the divisor (`row = blockIdx.x * kWarps + ...`)
+        // would keep the old number of groups per block.
+        StringRef Sym = G->Derived->BlockSymbol;
+        StringRef Name = Sym.substr(
+            Sym.rfind("::") == StringRef::npos ? 0 : Sym.rfind("::") + 2);
+        for (const BlockCoupling &C : K.Couplings)
+          if (C.Symbol == Name)
+            return P.refuse(
+                "grid dimension " + std::string(DimNames[I]) + " at " +
+                    L.Location + " divides by '" + G->Derived->BlockTerm +
+                    "', the number of " +
+                    std::to_string(G->Derived->BlockFraction) +
+                    "-thread groups in a block, which the kernel also reads "
+                    "at " +
+                    C.Location + "; there it would keep the old number",
+                C.Location);
+      }
       if (!ThroughVariable && !ThroughSymbol) {
-        if (B.Kind != "literal")
+        if (B.Kind != "literal" && !Fraction)
           return P.refuse("grid dimension " + std::string(DimNames[I]) +
                               " at " + L.Location + " divides by '" + Term +
                               "', which the tool cannot tie to the block "
@@ -649,6 +675,10 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
 /// extent written as Block (a number or the kernel's copy of a symbol).
 std::string recomputedGrid(const ValueOrigin::Derivation &D,
                            std::string Block) {
+  if (D.BlockFraction > 1) // the domain keeps blocks multiples of it
+    Block = !Block.empty() && isDigit(Block[0])
+                ? std::to_string(std::stoll(Block) / D.BlockFraction)
+                : "(" + Block + " / " + std::to_string(D.BlockFraction) + ")";
   if (D.BlockMultiple > 1)
     Block = !Block.empty() && isDigit(Block[0])
                 ? std::to_string(D.BlockMultiple * std::stoll(Block))
@@ -858,6 +888,13 @@ void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Kn.Kernel = K.Id;
   Kn.Default = P.RuntimeBlock ? json::Value("runtime") : shapeValue(P.Shape);
   Kn.Values = domain(P, Ctx.Target);
+  llvm::erase_if(Kn.Values, [&](const json::Value &V) {
+    std::vector<int64_t> S = shapeOf(V);
+    for (size_t I = 0; I < S.size() && I < 3; ++I)
+      if (S[I] % P.Multiple[I] != 0)
+        return true;
+    return false;
+  });
   // Blocks that combine their threads' floats and add the result to memory
   // atomically (a reduction's partial per block): a smaller block adds more
   // partials one after the other, and the rounding error of the total grows
@@ -901,6 +938,14 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
                    "with a grid of one thread per index; " +
                 Other.Id + " would need that grid shrunk: choose one of them");
   std::vector<int64_t> Shape = shapeOf(V);
+  for (size_t I = 0; I < Shape.size() && I < 3; ++I)
+    if (Shape[I] % P.Multiple[I] != 0)
+      return makeToolError(ExitCode::BadConfig,
+                           K.Id + ": a grid divides by the blocks' groups of " +
+                               std::to_string(P.Multiple[I]) +
+                               " threads, so the block's extent must stay a "
+                               "multiple of " +
+                               std::to_string(P.Multiple[I]));
   StringRef Src = Ctx.Source;
   // The copies are named after the kernel; `a::k` and `b::k` both copying
   // one macro need their scopes in the names.

@@ -6,6 +6,8 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -1119,9 +1121,18 @@ public:
   bool VisitIntegerLiteral(IntegerLiteral *L) {
     SourceLocation Loc = L->getLocation();
     if (Loc.isMacroID()) {
-      std::string M = Text.expansionMacroName(Loc);
-      if (Macros.count(M))
-        add(Info.Couplings, M, "macro", Loc, evaluateInt(L, Text.context()));
+      // Through every macro that expanded to it: `WARPS` inside `ROW`.
+      const SourceManager &SM = Text.context().getSourceManager();
+      for (SourceLocation In = Loc; In.isMacroID();
+           In = SM.getImmediateMacroCallerLoc(In)) {
+        std::string M =
+            Lexer::getImmediateMacroName(In, SM, Text.context().getLangOpts())
+                .str();
+        if (Macros.count(M)) {
+          add(Info.Couplings, M, "macro", Loc, evaluateInt(L, Text.context()));
+          break;
+        }
+      }
       return true;
     }
     int64_t V = L->getValue().getLimitedValue();
@@ -1210,6 +1221,17 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
     }
     if (AllKnown && Total >= 8 && L.Block.Dims.size() > 1)
       F.Values.insert(Total);
+    // A grid that divides by warps per block (Derivation::BlockFraction):
+    // the body's reads of that symbol are tied to the block too.
+    for (const ValueOrigin &G : L.Grid.Dims)
+      if (G.Derived && G.Derived->BlockFraction > 1) {
+        StringRef Sym = G.Derived->BlockSymbol;
+        size_t Q = Sym.rfind("::");
+        std::string Name =
+            (Q == StringRef::npos ? Sym : Sym.substr(Q + 2)).str();
+        F.Macros.insert(Name);
+        F.Constants.insert(Name);
+      }
   }
   if (F.Macros.empty() && F.Constants.empty() && F.TemplateParams.empty() &&
       F.Values.empty() && F.HalfValues.empty())

@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include <algorithm>
 #include <map>
@@ -51,9 +52,9 @@ public:
   /// the block.
   /// Through: the shape helper G was returned from, whose parameters G
   /// reads (dimensionHelpers()'s answer for G).
-  std::optional<ValueOrigin::Derivation> derivation(const Expr *G, unsigned Dim,
-                                                    const LaunchDim3 &Block,
-                                                    const CallExpr *Through);
+  std::optional<ValueOrigin::Derivation>
+  derivation(const Expr *G, unsigned Dim, const LaunchDim3 &Block,
+             ArrayRef<const Expr *> BlockExprs, const CallExpr *Through);
   /// Per dimension of the last dim3(): the helper call it came through.
   const std::vector<const CallExpr *> &dimensionHelpers() const {
     return DimHelpers;
@@ -120,6 +121,8 @@ private:
            spell(R->getRHS()) == spell(B);
   }
   void blockMultiple(const Expr *Divisor, unsigned Dim, const LaunchDim3 &Block,
+                     ValueOrigin::Derivation &D);
+  void blockFraction(unsigned Dim, ArrayRef<const Expr *> BlockExprs,
                      ValueOrigin::Derivation &D);
   /// A local whose value is its initializer wherever it is read: never
   /// modified, or modified only by the statement that rounds its floor
@@ -840,10 +843,9 @@ bool ConfigClassifier::isRoundUp(const IfStmt *If, const VarDecl *VD) const {
   return true;
 }
 
-std::optional<ValueOrigin::Derivation>
-ConfigClassifier::derivation(const Expr *G, unsigned Dim,
-                             const LaunchDim3 &Block,
-                             const CallExpr *Through) {
+std::optional<ValueOrigin::Derivation> ConfigClassifier::derivation(
+    const Expr *G, unsigned Dim, const LaunchDim3 &Block,
+    ArrayRef<const Expr *> BlockExprs, const CallExpr *Through) {
   if (!G)
     return std::nullopt;
   const ASTContext &Ctx = Text.context();
@@ -976,7 +978,64 @@ ConfigClassifier::derivation(const Expr *G, unsigned Dim,
                              Block, D.BlockSymbol);
   if (D.BlockDim.empty())
     blockMultiple(Divisor, Dim, Block, D);
+  if (D.BlockDim.empty())
+    blockFraction(Dim, BlockExprs, D);
   return D;
+}
+
+/// A divisor that is the block divided by c: the grid divides by S (a macro
+/// or constant: warps per block) and the block along the grid's dimension
+/// is `S * c` or `c * S` with c a constant >= 2 (threads per warp), at the
+/// launch or in the initializer of an unmodified local. The tie is the
+/// symbol S in both, never numbers that merely divide.
+void ConfigClassifier::blockFraction(unsigned Dim,
+                                     ArrayRef<const Expr *> BlockExprs,
+                                     ValueOrigin::Derivation &D) {
+  static const char *Names[] = {"x", "y", "z"};
+  if (D.BlockSymbol.empty() || Dim >= BlockExprs.size() || !BlockExprs[Dim])
+    return;
+  const ASTContext &Ctx = Text.context();
+  const Expr *E = stripCasts(BlockExprs[Dim]);
+  for (unsigned Step = 0; Step < 4; ++Step) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !followable(VD))
+      break;
+    E = stripCasts(VD->getInit());
+  }
+  const auto *Mul = dyn_cast<BinaryOperator>(E);
+  if (!Mul || Mul->getOpcode() != BO_Mul)
+    return;
+  // S is the divisor's symbol: as classified, or one token that the
+  // divisor's macro expanded to inside the block's own macro (`#define
+  // THREADS (WARPS * 32)`, where the outermost macro is THREADS).
+  auto IsDivisor = [&](const Expr *S) {
+    ValueOrigin Sym = classify(S, nullptr);
+    if ((Sym.Kind == "macro" || Sym.Kind == "constant") &&
+        Sym.QualifiedSymbol == D.BlockSymbol)
+      return true;
+    if (!isa<IntegerLiteral>(S))
+      return false;
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (SourceLocation In = S->getBeginLoc(); In.isMacroID();
+         In = SM.getImmediateMacroCallerLoc(In))
+      if (Lexer::getImmediateMacroName(In, SM, Ctx.getLangOpts()) ==
+          D.BlockSymbol)
+        return true;
+    return false;
+  };
+  for (auto [S, C] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                      std::pair(Mul->getRHS(), Mul->getLHS())}) {
+    if (!IsDivisor(stripCasts(S)))
+      continue;
+    std::optional<int64_t> Factor = evaluateInt(C, Ctx);
+    ValueOrigin FactorSym = classify(stripCasts(C), nullptr);
+    if (!Factor || *Factor < 2 || FactorSym.QualifiedSymbol == D.BlockSymbol)
+      continue;
+    D.BlockDim = Names[Dim];
+    D.BlockFraction = *Factor;
+    return;
+  }
 }
 
 /// The kernel named by a callee expression: a function, a template
@@ -1175,8 +1234,9 @@ private:
       S.KernelLocation = Text.location(K->getLocation());
     }
     for (size_t I = 0; I < G.Dims.size() && I < GridExprs.size(); ++I)
-      G.Dims[I].Derived = C.derivation(
-          GridExprs[I], I, B, I < GridHelpers.size() ? GridHelpers[I] : nullptr);
+      G.Dims[I].Derived =
+          C.derivation(GridExprs[I], I, B, BlockExprs,
+                       I < GridHelpers.size() ? GridHelpers[I] : nullptr);
     if (Instance) {
       for (LaunchDim3 *D : {&G, &B})
         for (ValueOrigin &V : D->Dims)

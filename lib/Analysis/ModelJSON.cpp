@@ -74,13 +74,15 @@ json::Value toJSON(const ValueOrigin &V) {
     O["stable_at_launch"] = V.StableAtLaunch;
   }
   if (V.Derived)
-    O["derived"] = json::Object{{"form", V.Derived->Form},
-                                {"extent", V.Derived->Extent},
-                                {"extent_value", optInt(V.Derived->ExtentValue)},
-                                {"block_term", V.Derived->BlockTerm},
-                                {"block_symbol", strOrNull(V.Derived->BlockSymbol)},
-                                {"block_multiple", V.Derived->BlockMultiple},
-                                {"block_dim", strOrNull(V.Derived->BlockDim)}};
+    O["derived"] =
+        json::Object{{"form", V.Derived->Form},
+                     {"extent", V.Derived->Extent},
+                     {"extent_value", optInt(V.Derived->ExtentValue)},
+                     {"block_term", V.Derived->BlockTerm},
+                     {"block_symbol", strOrNull(V.Derived->BlockSymbol)},
+                     {"block_multiple", V.Derived->BlockMultiple},
+                     {"block_fraction", V.Derived->BlockFraction},
+                     {"block_dim", strOrNull(V.Derived->BlockDim)}};
   if (V.Derived && V.Derived->RoundUp.EndOffset > V.Derived->RoundUp.BeginOffset)
     O["derived"].getAsObject()->insert({"round_up", toJSON(V.Derived->RoundUp)});
   return O;

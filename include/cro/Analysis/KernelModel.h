@@ -122,6 +122,11 @@ struct ValueOrigin {
     /// kernels that handle 4 elements per thread): the grid is ceil(Extent /
     /// (BlockMultiple * block)).
     int64_t BlockMultiple = 1;
+    /// The divisor is the block divided by this many threads: a block of
+    /// `kWarps * 32` threads with a grid of ceil(rows / kWarps), one row per
+    /// warp. The grid is ceil(Extent / (block / BlockFraction)), and a block
+    /// must stay a multiple of BlockFraction.
+    int64_t BlockFraction = 1;
     /// Where the divisor is defined when it is a local of the launching
     /// function (`tile`'s initializer); empty when written at the grid.
     SourceSpan DivisorDefinition;
