@@ -1097,6 +1097,29 @@ public:
   /// barriers: the first stride of a tree reduction (`for (s = 128; s > 0;
   /// s >>= 1)` in a 256-thread block).
   std::set<int64_t> HalfValues;
+  /// The number of thread groups per block, where a grid counts groups
+  /// (Derivation::BlockFraction): a literal equal to it that scales
+  /// blockIdx (`blockIdx.x * 4 + threadIdx.x / 32`) numbers the groups by
+  /// the launch's block, whatever its size.
+  std::set<int64_t> GroupCounts;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Mul || GroupCounts.empty())
+      return true;
+    for (auto [Idx, Factor] : {std::pair(BO->getLHS(), BO->getRHS()),
+                               std::pair(BO->getRHS(), BO->getLHS())}) {
+      std::optional<std::string> B = cudaBuiltinName(stripCasts(Idx));
+      const auto *L = dyn_cast<IntegerLiteral>(stripCasts(Factor));
+      if (!B || !StringRef(*B).starts_with("blockIdx") || !L ||
+          L->getLocation().isMacroID())
+        continue;
+      int64_t V = L->getValue().getLimitedValue();
+      if (GroupCounts.count(V))
+        add(Info.HardcodedSize, std::to_string(V), "literal", L->getLocation(),
+            V);
+    }
+    return true;
+  }
 
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
     withContext("loop-init", [&] { TraverseStmt(S->getInit()); });
@@ -1231,10 +1254,13 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
             (Q == StringRef::npos ? Sym : Sym.substr(Q + 2)).str();
         F.Macros.insert(Name);
         F.Constants.insert(Name);
+        for (const ValueOrigin &B : L.Block.Dims)
+          if (B.Value && *B.Value % G.Derived->BlockFraction == 0)
+            F.GroupCounts.insert(*B.Value / G.Derived->BlockFraction);
       }
   }
   if (F.Macros.empty() && F.Constants.empty() && F.TemplateParams.empty() &&
-      F.Values.empty() && F.HalfValues.empty())
+      F.Values.empty() && F.HalfValues.empty() && F.GroupCounts.empty())
     return;
   F.TraverseStmt(Kernel->getBody());
 }

@@ -3,7 +3,8 @@
 // warps-per-block * 32 threads. The grid divides by the number of warps
 // per block, a symbol the block is a multiple of, so another block size
 // recomputes it as ceil(rows / (block / 32)); blocks stay whole warps.
-// Refused where the kernel itself reads the number of warps per block.
+// Refused where the kernel itself reads the number of warps per block
+// (through a macro, or as a number that scales blockIdx).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"row_sums.block": 64, "row_max.block": 512}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
@@ -69,6 +70,15 @@ __global__ void row_scale(float *m, const float *f, int rows, int cols) {
     m[row * cols + c] *= f[row];
 }
 
+// Refused: the same numbering, with the number of warps written out.
+#define PAIRS_PER_BLOCK 2
+__global__ void row_copy(const float *m, float *out, int rows, int cols) {
+  int row = blockIdx.x * 2 + threadIdx.x / 32;
+  if (row < rows)
+    for (int c = threadIdx.x % 32; c < cols; c += 32)
+      out[row * cols + c] = m[row * cols + c];
+}
+
 int main() {
   const int rows = 1000, cols = 300;
   float *m, *v;
@@ -81,6 +91,9 @@ int main() {
       m, v, rows, cols);
   row_scale<<<(rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK, SCALE_THREADS>>>(
       m, v, rows, cols);
+  const unsigned copy_threads = PAIRS_PER_BLOCK * 32;
+  row_copy<<<(rows + PAIRS_PER_BLOCK - 1) / PAIRS_PER_BLOCK, copy_threads>>>(
+      m, m, rows, cols);
   cudaDeviceSynchronize();
   return 0;
 }
@@ -90,7 +103,8 @@ int main() {
 // KNOBS-DAG: kernels[1].launches[0].grid.dims[0].derived.block_symbol = "WARPS_PER_BLOCK"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "row_sums.block"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "row_max.block"
-// KNOBS-DAG: reason = "grid dimension x at {{.*}}block-size-warp-groups.cu:82:3 divides by 'ROWS_PER_BLOCK', the number of 32-thread groups in a block, which the kernel also reads at {{.*}}block-size-warp-groups.cu:65:13; there it would keep the old number"
+// KNOBS-DAG: reason = "the body hard-codes the block size: the literal 2 (other) has no link to the launch"
+// KNOBS-DAG: reason = "grid dimension x at {{.*}}block-size-warp-groups.cu:92:3 divides by 'ROWS_PER_BLOCK', the number of 32-thread groups in a block, which the kernel also reads at {{.*}}block-size-warp-groups.cu:66:13; there it would keep the old number"
 
 // 64 threads are 2 warps: ceil(rows / 2) blocks; 512 are 16.
 // CHECK:      #define row_max_THREADS 512
