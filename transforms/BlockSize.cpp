@@ -557,9 +557,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
         P.Multiple[I] = std::max(P.Multiple[I], G->Derived->BlockFraction);
         // The body reading the divisor (`row = blockIdx.x * kWarps + ...`)
         // would keep the old number of groups per block.
-        StringRef Sym = G->Derived->BlockSymbol;
-        StringRef Name = Sym.substr(
-            Sym.rfind("::") == StringRef::npos ? 0 : Sym.rfind("::") + 2);
+        StringRef Name = unqualifiedName(G->Derived->BlockSymbol);
         for (const BlockCoupling &C : K.Couplings)
           if (C.Symbol == Name)
             return P.refuse(

@@ -1248,10 +1248,7 @@ void analyzeBlockCoupling(const FunctionDecl *Kernel, const SourceText &Text,
     // the body's reads of that symbol are tied to the block too.
     for (const ValueOrigin &G : L.Grid.Dims)
       if (G.Derived && G.Derived->BlockFraction > 1) {
-        StringRef Sym = G.Derived->BlockSymbol;
-        size_t Q = Sym.rfind("::");
-        std::string Name =
-            (Q == StringRef::npos ? Sym : Sym.substr(Q + 2)).str();
+        StringRef Name = unqualifiedName(G.Derived->BlockSymbol);
         F.Macros.insert(Name);
         F.Constants.insert(Name);
         for (const ValueOrigin &B : L.Block.Dims)
