@@ -21,7 +21,7 @@ LIMIT=${LIMIT:-240} KNOBS='\.warp_aggregate$' RANDOM_COMBOS=2 \
   bash bench/selfcheck-gpu.sh
 echo "selfcheck took $(( $(date +%s) - start )) s" | tee -a "$out/selfcheck.log"
 
-all='{"dot_kernel.warp_aggregate": true, "count_kernel.warp_aggregate": true, "block_sum_kernel.warp_aggregate": true}'
+all='{"dot_kernel.warp_aggregate": true, "count_kernel.warp_aggregate": true, "block_sum_kernel.warp_aggregate": true, "peak_kernel.warp_aggregate": true}'
 echo "$all" > /tmp/aggregated.json
 timeout 150 $tool $program --apply /tmp/aggregated.json --measure --runs 5 \
   > "$out/measure.json" 2> "$out/measure.log"
