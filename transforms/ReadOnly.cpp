@@ -12,6 +12,15 @@ bool wantsEdit(const ParamInfo &P) {
   return P.IsPointer && P.Access == "read" && !(P.PointeeConst && P.IsRestrict);
 }
 
+/// Makes the pointee of the declaration Edit belongs to const.
+Error makePointeeConst(const PointeeConstEdit &Edit, EditSet &Out) {
+  if (Edit.InsertAt)
+    return Out.insert(Edit.InsertAt, "const ");
+  return Out.replace(Edit.Replace.BeginOffset,
+                     Edit.Replace.EndOffset - Edit.Replace.BeginOffset,
+                     Edit.With);
+}
+
 } // namespace
 
 void ReadOnly::describe(const RewriteContext &Ctx, const KernelInfo &K,
@@ -30,30 +39,54 @@ void ReadOnly::describe(const RewriteContext &Ctx, const KernelInfo &K,
     return;
   }
   for (const ParamInfo *P : Edited) {
-    if (!P->PlainPointerDeclarator) {
-      Out.refuse(K.Id, "parameter '" + P->Name +
-                             "' is not written as `T *name` (a typedef or "
-                             "macro type), so const cannot be added in place");
+    if (!P->PointeeConst && !P->ConstEdit.possible()) {
+      // The type comes out of a macro that also spells the name, or a
+      // typedef of a pointer to a type the kernel cannot name (a local or
+      // unnamed class): no edit of this declaration qualifies the pointee.
+      Out.refuse(K.Id, "the type of parameter '" + P->Name + "' ('" + P->Type +
+                           "') comes from a macro that also declares the "
+                           "parameter, or from a typedef of a pointer to "
+                           "an unnamed type: no edit of the declaration "
+                           "makes the pointee const without changing the "
+                           "macro or typedef other code uses");
       return;
     }
-    if (P->AliasedByNonConst && !P->PointeeConst) {
-      Out.refuse(K.Id, "parameter '" + P->Name +
-                             "' is copied into a pointer to non-const, which "
-                             "would no longer compile");
-      return;
-    }
+
+    // The locals that copy the parameter become pointers to const with it
+    // (they are only read through: the parameter's access counts theirs).
+    for (const ParamInfo::NonConstCopy &C : P->NonConstCopies)
+      if (!P->PointeeConst && !C.ConstEdit.possible()) {
+        Out.refuse(K.Id, "parameter '" + P->Name + "' is copied into '" +
+                             C.Name + "' (" + C.Location +
+                             "), which shares its declaration with other "
+                             "variables (their pointees would become const "
+                             "too) or is declared by a macro");
+        return;
+      }
   }
   if (K.DeclaredInHeader) {
     Out.refuse(K.Id, "the kernel is also declared in a header, whose "
                        "signature would no longer match");
     return;
   }
-  for (const std::vector<ParamInfo> &Decl : K.Redeclarations)
+  for (const std::vector<ParamInfo> &Decl : K.Redeclarations) {
     if (Decl.size() != K.Params.size()) {
       Out.refuse(K.Id, "a prototype of the kernel has a different number "
                          "of parameters");
       return;
     }
+    for (const ParamInfo *P : Edited) {
+      const ParamInfo &Other = Decl[P - K.Params.data()];
+      if (!P->PointeeConst && !Other.PointeeConst &&
+          !Other.ConstEdit.possible()) {
+        Out.refuse(K.Id, "a prototype of the kernel spells parameter '" +
+                             P->Name +
+                             "' where no in-place edit can make its "
+                             "pointee const");
+        return;
+      }
+    }
+  }
   std::string Alias = launchAliasingReason(K);
   if (!Alias.empty() && !Ctx.Options.AssumeNoAlias) {
     Out.refuse(K.Id, Alias + "; pass --assume-no-alias to allow "
@@ -78,7 +111,7 @@ Error ReadOnly::apply(const RewriteContext &Ctx, const Knob &K,
     return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
   auto EditParam = [&](const ParamInfo &Target, const ParamInfo &P) -> Error {
     if (!Target.PointeeConst)
-      if (Error E = Out.insert(P.Span.BeginOffset, "const "))
+      if (Error E = makePointeeConst(P.ConstEdit, Out))
         return E;
     if (Target.IsRestrict)
       return Error::success();
@@ -92,6 +125,10 @@ Error ReadOnly::apply(const RewriteContext &Ctx, const Knob &K,
       continue;
     if (Error E = EditParam(P, P))
       return E;
+    if (!P.PointeeConst)
+      for (const ParamInfo::NonConstCopy &C : P.NonConstCopies)
+        if (Error E = makePointeeConst(C.ConstEdit, Out))
+          return E;
     for (const std::vector<ParamInfo> &Decl : KI->Redeclarations)
       if (Error E = EditParam(P, Decl[I]))
         return E;

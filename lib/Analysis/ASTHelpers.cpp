@@ -3,6 +3,7 @@
 #include "cro/Support/TextLines.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PreprocessingRecord.h"
@@ -602,6 +603,70 @@ std::string qualifiedName(const NamedDecl *D) {
   PP.SuppressTemplateArgsInCXXConstructors = true;
   D->printQualifiedName(OS, PP);
   return S;
+}
+
+} // namespace cro
+
+namespace cro {
+
+/// The declared type's location under qualifiers and attributes
+/// (`__restrict__`, address spaces).
+static clang::TypeLoc declaredTypeLoc(const clang::DeclaratorDecl *D) {
+  const clang::TypeSourceInfo *TSI = D->getTypeSourceInfo();
+  if (!TSI)
+    return clang::TypeLoc();
+  clang::TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
+  while (auto ATL = TL.getAs<clang::AttributedTypeLoc>())
+    TL = ATL.getModifiedLoc().getUnqualifiedLoc();
+  return TL;
+}
+
+static bool declarationStartWritable(const clang::DeclaratorDecl *D,
+                                     const clang::ASTContext &Ctx) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Begin = D->getBeginLoc();
+  return D->getLocation().isFileID() &&
+         (Begin.isFileID() || (clang::Lexer::isAtStartOfMacroExpansion(
+                                   Begin, SM, Ctx.getLangOpts()) &&
+                               SM.getExpansionLoc(Begin).isFileID()));
+}
+
+PointeeConstEdit pointeeConstEdit(const clang::DeclaratorDecl *D,
+                                  const SourceText &Text) {
+  PointeeConstEdit Edit;
+  const clang::ASTContext &Ctx = Text.context();
+  clang::TypeLoc TL = declaredTypeLoc(D);
+  if (TL.isNull() || !D->getType()->isPointerType() ||
+      !declarationStartWritable(D, Ctx))
+    return Edit;
+  if (!TL.getAs<clang::PointerTypeLoc>().isNull()) {
+    Edit.InsertAt = Text.programOffset(D->getBeginLoc());
+    return Edit;
+  }
+  // A prefix would qualify the pointer: replace the type's name.
+  if (auto ATL = TL.getAs<clang::AutoTypeLoc>();
+      !ATL.isNull() && ATL.getNameLoc().isFileID() &&
+      ATL.getTypePtr()->getKeyword() == clang::AutoTypeKeyword::Auto &&
+      !ATL.isConstrained()) {
+    Edit.Replace = Text.span(ATL.getSourceRange());
+    Edit.With = "const auto *";
+    return Edit;
+  }
+  auto TDL = TL.getAs<clang::TypedefTypeLoc>();
+  if (TDL.isNull() || !TDL.getNameLoc().isFileID())
+    return Edit;
+  clang::QualType C = D->getType()->getPointeeType().getCanonicalType();
+  const auto *Tag = C->getAsTagDecl();
+  if (!C->isBuiltinType() &&
+      !(Tag && Tag->getIdentifier() && Tag->getDeclContext()->isFileContext()))
+    return Edit;
+  clang::PrintingPolicy PP(Ctx.getLangOpts());
+  PP.SuppressTagKeyword = true;
+  PP.FullyQualifiedName = true;
+  Edit.Replace = Text.span(TDL.getSourceRange());
+  Edit.With =
+      (C.isConstQualified() ? C : Ctx.getConstType(C)).getAsString(PP) + " *";
+  return Edit;
 }
 
 } // namespace cro

@@ -404,6 +404,23 @@ public:
     }
     return true;
   }
+  /// `p->field` reads or writes the element p points to, like `(*p).field`
+  /// (recorded as an access of the whole element, whose type is the
+  /// pointee's) -- for pointers into the parameters' memory.
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (!ME->isArrow() || !pointerParamOf(ME->getBase()))
+      return true;
+    const Expr *Key = accessOperand(ME);
+    recordPointerAccess(ME->getBase(), ME, modeOf(Key));
+    AccessInfo &A = Info.Accesses.back();
+    QualType Element = ME->getBase()->getType()->getPointeeType();
+    A.ElementType = Element.getAsString();
+    A.CanonicalElementType =
+        Element.getCanonicalType().getUnqualifiedType().getAsString();
+    if (auto W = WriterOf.find(Key); W != WriterOf.end())
+      A.StoredAt = Text.span(W->second->getSourceRange()).EndOffset;
+    return true;
+  }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
     if (Inner.count(E))
       return true;
@@ -416,6 +433,12 @@ public:
       BaseE = AS->getBase()->IgnoreParenImpCasts();
     }
     recordAccess(E, BaseE, Indices, modeOf(E));
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *DS) {
+    if (!DS->isSingleDecl())
+      for (Decl *D : DS->decls())
+        SharedDeclStmt.insert(D);
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
@@ -439,8 +462,15 @@ public:
         else
           Aliases[VD] = VD->getInit();
         if (!VD->getType()->getPointeeType().isConstQualified())
-          if (ParamInfo *PI = paramInfo(P))
+          if (ParamInfo *PI = paramInfo(P)) {
             PI->AliasedByNonConst = true;
+            ParamInfo::NonConstCopy C;
+            C.Name = VD->getNameAsString();
+            C.Location = Text.location(VD->getLocation());
+            if (!SharedDeclStmt.count(VD))
+              C.ConstEdit = pointeeConstEdit(VD, Text);
+            PI->NonConstCopies.push_back(std::move(C));
+          }
       }
     }
     return true;
@@ -1080,6 +1110,9 @@ private:
   bool KernelModifiedKnown = false;
   DenseSet<const Expr *> Kept; ///< last statements of statement expressions
   DenseMap<const VarDecl *, const Expr *> Aliases;
+  /// Declarations that share their statement with others (`float *a, *b;`):
+  /// a `const` prefix would qualify all of them.
+  DenseSet<const Decl *> SharedDeclStmt;
   std::set<std::string> BlockDims;
 };
 

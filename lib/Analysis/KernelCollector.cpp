@@ -78,14 +78,7 @@ static std::vector<ParamInfo> describeParams(const FunctionDecl *FD,
                                     .getAsString();
       PI.PointeeConst = PT->getPointeeType().isConstQualified();
       PI.Access = "none";
-      if (const TypeSourceInfo *TSI = P->getTypeSourceInfo()) {
-        TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
-        while (auto ATL = TL.getAs<AttributedTypeLoc>())
-          TL = ATL.getModifiedLoc().getUnqualifiedLoc();
-        PI.PlainPointerDeclarator = !TL.getAs<PointerTypeLoc>().isNull() &&
-                                    P->getBeginLoc().isFileID() &&
-                                    P->getLocation().isFileID();
-      }
+      PI.ConstEdit = pointeeConstEdit(P, Text);
     }
     Params.push_back(std::move(PI));
   }

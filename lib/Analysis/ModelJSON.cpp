@@ -125,6 +125,12 @@ json::Value toJSON(const LaunchSite &L) {
                       {"in_template", L.InTemplate}};
 }
 
+json::Value toJSON(const PointeeConstEdit &E) {
+  if (E.InsertAt)
+    return json::Object{{"insert_at", int64_t(E.InsertAt)}};
+  return json::Object{{"replace", toJSON(E.Replace)}, {"with", E.With}};
+}
+
 json::Value toJSON(const ParamInfo &P) {
   json::Object O{{"name", P.Name},
                  {"type", P.Type},
@@ -134,8 +140,19 @@ json::Value toJSON(const ParamInfo &P) {
   O["span"] = toJSON(P.Span);
   O["name_offset"] = P.NameOffset;
   if (P.IsPointer) {
-    O["plain_pointer_declarator"] = P.PlainPointerDeclarator;
+    if (P.ConstEdit.possible())
+      O["const_edit"] = toJSON(P.ConstEdit);
     O["aliased_by_non_const"] = P.AliasedByNonConst;
+    if (!P.NonConstCopies.empty()) {
+      json::Array Copies;
+      for (const ParamInfo::NonConstCopy &C : P.NonConstCopies)
+        Copies.push_back(json::Object{
+            {"name", C.Name},
+            {"location", C.Location},
+            {"const_edit", C.ConstEdit.possible() ? toJSON(C.ConstEdit)
+                                                  : json::Value(nullptr)}});
+      O["non_const_copies"] = std::move(Copies);
+    }
     if (!P.ModifiedAt.empty())
       O["modified_at"] = P.ModifiedAt;
     O["uses"] = int64_t(P.Uses);

@@ -8,10 +8,13 @@ manifest marks `block_size_changeable` (a kernel whose block shape cannot
 legally change is not a miss when it gets no knob); the thread-mapping
 transforms over the kernels they apply to: vectorize over those with a
 thread mapping ("1d", "2d", "3d"), coarsen over those and the grid-stride
-kernels.
+kernels, read-only over those with a pointer parameter the kernel only
+reads and that is not declared `const T *__restrict__` yet: the manifest
+marks the others `read_only_applies: false`, with `read_only_why` (checked by
+reading the code, not by the tool's analysis).
 
     coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--min-coarsen 0.8]
-                [--min-vectorize 0.8] [--min-parsed 0.95]
+                [--min-vectorize 0.8] [--min-read-only 0.8] [--min-parsed 0.95]
                 [--min-modelled 0.90] [--list] [--table]
 
 Also counts the programs that parse and the manifests' kernels the model
@@ -75,6 +78,7 @@ def main():
                     help="per kernel: knobs offered and every refusal")
     ap.add_argument("--min-block-size", type=float, default=0.0)
     ap.add_argument("--min-coarsen", type=float, default=0.0)
+    ap.add_argument("--min-read-only", type=float, default=0.0)
     ap.add_argument("--min-vectorize", type=float, default=0.0)
     ap.add_argument("--min-parsed", type=float, default=0.0,
                     help="share of the programs that must parse (a program "
@@ -107,6 +111,7 @@ def main():
                          "loops": len(info[0]["loops"]) if info else 0,
                          "mapping": k.get("mapping"),
                          "block_size_changeable": k.get("block_size_changeable", True),
+                         "read_only_applies": k.get("read_only_applies", True),
                          "knobs": knobs, "refused": refused})
 
     def share(transform, eligible):
@@ -126,7 +131,7 @@ def main():
             ("block-size", lambda r: r["block_size_changeable"]),
             ("coarsen", lambda r: r["mapping"] in COARSENABLE),
             ("vectorize", lambda r: r["mapping"] in MAPPED),
-            ("read-only", lambda r: True),
+            ("read-only", lambda r: r["read_only_applies"]),
             ("unroll", lambda r: r["loops"] > 0),
             ("launch-bounds", lambda r: True)]:
         hit, total, misses = share(transform, eligible)
@@ -150,6 +155,7 @@ def main():
             json.dump({"summary": summary, "kernels": rows}, f, indent=1)
     ok = (summary["block-size"]["share"] >= args.min_block_size and
           summary["coarsen"]["share"] >= args.min_coarsen and
+          summary["read-only"]["share"] >= args.min_read_only and
           summary["vectorize"]["share"] >= args.min_vectorize and
           parsed >= args.min_parsed * len(programs) and
           modelled >= args.min_modelled * manifest_kernels)

@@ -6,6 +6,7 @@
 #include "cro/Analysis/ProgramText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
@@ -141,6 +142,14 @@ const clang::FunctionDecl *templatePattern(const clang::FunctionDecl *FD);
 
 /// Fully qualified name of FD without template arguments ("ns::kern").
 std::string qualifiedName(const clang::NamedDecl *D);
+
+/// The edit of pointer declaration D (a parameter or a local) that makes its
+/// pointee const, in text Text: see PointeeConstEdit. Macros are text, so
+/// `const DATA_TYPE *p` works whatever DATA_TYPE expands to; the pointee
+/// a typedef hides is spelled only where the kernel's scope can name it (a
+/// builtin type, or a named class or enum at namespace scope).
+PointeeConstEdit pointeeConstEdit(const clang::DeclaratorDecl *D,
+                                  const SourceText &Text);
 
 } // namespace cro
 

@@ -33,6 +33,19 @@ struct SourceSpan {
   unsigned EndOffset = 0;   ///< one past the last character
 };
 
+/// The in-place edit that makes a pointer declaration's pointee const:
+/// insert `const ` at InsertAt (`T *p`, `DATA_TYPE *p`: the declaration's
+/// start, or the start of the macro invocation it begins with), or replace
+/// Replace by With where a prefix would qualify the pointer itself (a
+/// pointer typedef `fptr p` -> `const float *p`; `auto p` -> `const auto *p`).
+/// Neither (InsertAt 0, With empty): no edit of the declaration does it.
+struct PointeeConstEdit {
+  unsigned InsertAt = 0;
+  SourceSpan Replace;
+  std::string With;
+  bool possible() const { return InsertAt || !With.empty(); }
+};
+
 struct ParamInfo {
   std::string Name;
   std::string Type; ///< as declared, e.g. "const float *__restrict__"
@@ -52,12 +65,21 @@ struct ParamInfo {
   std::string EscapeReason; ///< why Access is "unknown"
   SourceSpan Span;          ///< the whole declaration
   unsigned NameOffset = 0;  ///< where the name starts (0: unnamed)
-  /// The type is written as a pointer declarator (`T *p`), not through a
-  /// typedef or macro, so qualifiers can be added to the pointee in place.
-  bool PlainPointerDeclarator = false;
+  /// How the pointee can be made const in place (a pointer whose name is
+  /// written in the file).
+  PointeeConstEdit ConstEdit;
   /// Copied into a local pointer to non-const (`float *row = p + i`), so
-  /// the parameter cannot become a pointer to const.
+  /// the parameter can become a pointer to const only with those locals.
   bool AliasedByNonConst = false;
+  /// Those locals, where `const ` would qualify their pointee in place.
+  struct NonConstCopy {
+    std::string Name;
+    std::string Location;
+    /// None for a declaration of several variables (`float *a = p, *b;`),
+    /// where `const` would qualify all of them.
+    PointeeConstEdit ConstEdit;
+  };
+  std::vector<NonConstCopy> NonConstCopies;
   /// Where the parameter itself is first assigned, incremented or has its
   /// address taken in the body ("" = never: it keeps the launch's value).
   std::string ModifiedAt;
