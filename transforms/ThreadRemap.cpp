@@ -296,6 +296,66 @@ std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   return "";
 }
 
+std::string gridCoverRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                             StringRef Dim, StringRef IndexType,
+                             std::string &Cover) {
+  if (K.Launches.empty())
+    return "the kernel is never launched in this file";
+  if (std::string Why = gridChangeRefusal(K); !Why.empty())
+    return Why;
+  std::string B = "(" + IndexType.str() + ")blockDim." + Dim.str();
+  std::optional<std::string> Agreed;
+  for (const LaunchSite &L : K.Launches) {
+    unsigned D = dimIndex(Dim);
+    const ValueOrigin *G = D < L.Grid.Dims.size() ? &L.Grid.Dims[D] : nullptr;
+    const ValueOrigin::Derivation *Dv =
+        G && G->Derived ? &*G->Derived : nullptr;
+    if (!Dv || Dv->BlockDim != Dim || Dv->BlockFraction != 1 ||
+        Dv->BlockMultiple != 1)
+      return "grid dimension " + Dim.str() + " at " + L.Location +
+             " is not computed from an extent and the block, which would say "
+             "which threads exist";
+    std::string Bound;
+    if (Dv->Form == "floor-div") {
+      // The parameter the launch passes the grid's extent for: the value
+      // itself (a narrowing conversion could change it).
+      const ParamInfo *Passed = nullptr;
+      for (size_t I = 0; I < K.Params.size() && I < L.Args.size(); ++I)
+        if (normalizeSpelling(L.Args[I].Text) == Dv->Extent) {
+          Passed = &K.Params[I];
+          break;
+        }
+      if (Dv->ExtentValue)
+        Bound = std::to_string(*Dv->ExtentValue) + " / " + B + " * " + B;
+      else if (Passed && !Passed->IsPointer && Passed->ModifiedAt.empty())
+        Bound = Passed->Name + " / " + B + " * " + B;
+      else
+        return "the launch at " + L.Location + " sizes the grid by '" +
+               Dv->Extent +
+               "', which it passes as no parameter the kernel "
+               "keeps";
+    } else if (Dv->Form == "ceil-div" || Dv->Form == "ceil-float") {
+      if (!Dv->ExtentValue)
+        return "the launch at " + L.Location + " rounds the grid up from '" +
+               Dv->Extent + "', which is not a compile-time constant";
+      Bound = "(" + std::to_string(*Dv->ExtentValue) + " + " + B + " - 1) / " +
+              B + " * " + B;
+    } else {
+      return "grid dimension " + Dim.str() + " at " + L.Location +
+             " is not computed from an extent and the block, which would say "
+             "which threads exist";
+    }
+    if (Agreed && *Agreed != Bound)
+      return "the launches have different numbers of threads ('" + *Agreed +
+             "', '" + Bound + "')";
+    Agreed = Bound;
+  }
+  if (std::string Why = gridStrideShrinkRefusal(Ctx, K, Dim); !Why.empty())
+    return Why;
+  Cover = *Agreed;
+  return "";
+}
+
 Error shrinkGrid(const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
                  int64_t Factor, EditSet &Out) {
   return shrinkGrid(Ctx, K, {{Dim.str(), Factor}}, Out);

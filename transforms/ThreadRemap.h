@@ -71,6 +71,22 @@ std::optional<std::pair<unsigned, unsigned>>
 findSpelling(llvm::StringRef Src, const SourceSpan &Span,
              llvm::StringRef Extent);
 
+/// Which threads the original launches exist along Dim, in the kernel's
+/// terms: the indices below a bound written into Cover (in the index's type
+/// IndexType), when every launch agrees on it. Two grids say so:
+///  - floor(E / block) blocks (`nx / TILE`, where the host divides
+///    exactly), E a constant or passed to the kernel as an integer parameter
+///    it never changes: the bound is `E / B * B`;
+///  - ceil(E / block) blocks, E a compile-time constant (`NX` while the
+///    guard bounds the index by a run-time `nx`): `(E + B - 1) / B * B`,
+/// with B the block's extent `(T)blockDim.x`. Empty when Cover was written;
+/// else why not. A rewrite that gives each thread several indices asks each
+/// index for it, so any grid with at least as many threads is correct: it
+/// divides the grid's value itself (shrinkGridStride: ceil(G / F) blocks).
+std::string gridCoverRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                             llvm::StringRef Dim, llvm::StringRef IndexType,
+                             std::string &Cover);
+
 /// Edits every launch of K so that dimension Dim has Factor times fewer
 /// threads: E becomes ((E) + Factor - 1) / Factor inside ceil(E / block); a
 /// launch whose grid variable other kernels' launches use too divides its

@@ -83,6 +83,10 @@ struct VectorPlan {
   /// Statements that give locals declared before the guard their initial
   /// value again for each of a thread's elements (`sum = 0.0f;`).
   std::vector<std::string> Resets;
+  /// The bound below which the original's threads exist (gridCoverRefusal)
+  /// where the grid, not the guard, says where the work stops: asked for
+  /// each element too.
+  std::string Cover;
 };
 
 bool isParam(const KernelInfo &K, StringRef Name) {
@@ -436,16 +440,34 @@ VectorPlan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   // grid shrink; a vector is taken when every element passes the guard,
   // which a box of upper bounds says at once and any other guard says when
   // evaluated for each element (so it must change nothing).
-  if (M.GuardKind == "none" || !M.UpperBounds.count(P.X->Name))
+  // Without a guard, every thread the original launches works: its grid
+  // must say which threads exist (gridCoverRefusal), in the kernel's terms.
+  std::string IndexType = unqualifiedType(P.X->Type);
+  if (M.GuardKind == "none") {
+    if (std::string Why = gridCoverRefusal(Ctx, K, "x", IndexType, P.Cover);
+        !Why.empty())
+      return Fail("the kernel has no guard, so every thread works, and " + Why);
+  } else if (!M.UpperBounds.count(P.X->Name)) {
     return Fail("the guard gives '" + P.X->Name +
                 "' no upper bound, so threads beyond the data are not known "
                 "to do nothing");
-  if (!M.GuardIsBox && !M.GuardWithoutSideEffects)
-    return Fail("the guard '" + M.GuardCondition +
-                "' has side effects, and deciding whether a whole vector "
-                "passes it would evaluate it once more per element");
-  if (std::string Why = gridShrinkRefusal(Ctx, K, "x"); !Why.empty())
-    return Fail(Why);
+  } else {
+    if (!M.GuardIsBox && !M.GuardWithoutSideEffects)
+      return Fail("the guard '" + M.GuardCondition +
+                  "' has side effects, and deciding whether a whole vector "
+                  "passes it would evaluate it once more per element");
+    // A guard whose bound the grid is not known to cover (`i < nx` in a
+    // grid of ceil(NX / block)) is still exact with the original's threads
+    // asked too.
+    if (std::string Why = gridShrinkRefusal(Ctx, K, "x"); !Why.empty()) {
+      std::string CoverWhy = gridCoverRefusal(Ctx, K, "x", IndexType, P.Cover);
+      if (!CoverWhy.empty())
+        return Fail(Why +
+                    "; nor is it known which threads the launches "
+                    "have: " +
+                    CoverWhy);
+    }
+  }
   // What comes between the index and the guard (locals of the prefix,
   // declarations before a wrapping guard) stays, once per thread.
   if (std::string Why = keptPrefixRefusal(Ctx, K); !Why.empty())
@@ -743,8 +765,14 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
                   " consecutive elements per thread, loaded and stored as " +
                   "vectors when the addresses are aligned\n";
   S += Structs;
-  S += I1 + "const " + unqualifiedType(X.Type) + " " + First +
-       " = (blockIdx.x * blockDim.x + " + "threadIdx.x) * " + W_ + ";\n";
+  // An index wider than the builtins' unsigned int is computed in its own
+  // type, as the original's cast (`(long)blockIdx.x * blockDim.x`) did.
+  std::string IndexType = unqualifiedType(X.Type);
+  bool Narrow = IndexType == "int" || IndexType == "unsigned int" ||
+                IndexType == "unsigned";
+  S += I1 + "const " + IndexType + " " + First + " = (" +
+       (Narrow ? "" : "(" + IndexType + ")") +
+       "blockIdx.x * blockDim.x + threadIdx.x) * " + W_ + ";\n";
   // The other dimensions' indices stay as written.
   for (const ThreadIndexVar &V : M.IndexVars)
     if (&V != &X)
@@ -759,16 +787,30 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
     Inside += (Inside.empty() ? "" : " && ") +
               (Var == X.Name ? First + " + " + W_ + " <= " + Bound
                              : Var + " < " + Bound);
+  // The original's threads, where the grid alone says which exist: one
+  // more upper bound of the box (the only one, without a guard).
+  bool Box = M.GuardIsBox;
+  std::string Guard = M.GuardCondition;
+  if (!P.Cover.empty()) {
+    Inside +=
+        (Inside.empty() ? "" : " && ") + First + " + " + W_ + " <= " + P.Cover;
+    std::string Thread = X.Name + " < " + P.Cover;
+    if (M.GuardKind == "none") {
+      Box = true;
+      Guard = Thread;
+    } else {
+      Guard = "(" + Guard + ") && " + Thread;
+    }
+  }
   // Where each lane runs the whole work, the alignment is known before it.
   if (!P.Inner)
     Inside += " &&\n" + I1 + "    " + Aligned(I1);
-  if (M.GuardIsBox) {
+  if (Box) {
     S += I1 + "if (" + Inside + ") {\n";
   } else {
     std::string All = freshIdentifier(Src, "whole_vector");
     S += I1 + "bool " + All + " = " + Inside + ";\n";
-    S += PerLane(I1,
-                 I2 + All + " = " + All + " && (" + M.GuardCondition + ");\n");
+    S += PerLane(I1, I2 + All + " = " + All + " && (" + Guard + ");\n");
     S += I1 + "if (" + All + ") {\n";
   }
   if (!P.Inner) {
@@ -810,12 +852,14 @@ Error Vectorize::apply(const RewriteContext &Ctx, const Knob &Kn,
   std::string Scalar =
       RegionText(M.Work.BeginOffset, M.Work.EndOffset, false, true);
   S += PerLane(
-      I2, I3 + "if (" + M.GuardCondition + ") {\n" +
+      I2, I3 + "if (" + Guard + ") {\n" +
               WithResets(I3 + "  ", Indented(Scalar, WorkBase, I3 + "  ")) +
               I3 + "}\n");
   S += I1 + "}\n";
   if (Error E = Out.replace(Begin, Close - Begin, S))
     return E;
+  if (!P.Cover.empty())
+    return shrinkGridStride(Ctx, *K, "x", W, Out);
   return shrinkGrid(Ctx, *K, "x", W, Out);
 }
 

@@ -7,11 +7,14 @@ kernels it offers a knob. The block-size share is taken over the kernels the
 manifest marks `block_size_changeable` (a kernel whose block shape cannot
 legally change is not a miss when it gets no knob); the thread-mapping
 transforms over the kernels they apply to: vectorize over those with a
-thread mapping ("1d", "2d", "3d"), coarsen over those and the grid-stride
-kernels, read-only over those with a pointer parameter the kernel only
-reads and that is not declared `const T *__restrict__` yet: the manifest
-marks the others `read_only_applies: false`, with `read_only_why` (checked by
-reading the code, not by the tool's analysis).
+thread mapping ("1d", "2d", "3d") whose threads work independently on
+elements narrower than a 16-byte vector (the manifest marks the others
+`vectorize_applies: false`, with `vectorize_why`: per-block partial sums,
+tiles a block fills together, float4 elements), coarsen over the mapped and
+the grid-stride kernels, read-only over those with a pointer parameter the
+kernel only reads and that is not declared `const T *__restrict__` yet (the
+manifest marks the others `read_only_applies: false`, with `read_only_why`).
+Both marks are checked by reading the code, not by the tool's analysis.
 
     coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--min-coarsen 0.8]
                 [--min-vectorize 0.8] [--min-read-only 0.8] [--min-parsed 0.95]
@@ -112,6 +115,7 @@ def main():
                          "mapping": k.get("mapping"),
                          "block_size_changeable": k.get("block_size_changeable", True),
                          "read_only_applies": k.get("read_only_applies", True),
+                         "vectorize_applies": k.get("vectorize_applies", True),
                          "knobs": knobs, "refused": refused})
 
     def share(transform, eligible):
@@ -130,7 +134,8 @@ def main():
     for transform, eligible in [
             ("block-size", lambda r: r["block_size_changeable"]),
             ("coarsen", lambda r: r["mapping"] in COARSENABLE),
-            ("vectorize", lambda r: r["mapping"] in MAPPED),
+            ("vectorize", lambda r: r["mapping"] in MAPPED and
+             r["vectorize_applies"]),
             ("read-only", lambda r: r["read_only_applies"]),
             ("unroll", lambda r: r["loops"] > 0),
             ("launch-bounds", lambda r: True)]:

@@ -54,7 +54,7 @@ void run(float *v, int n, int w, int h) {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "scale.coarsen"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "clip2d.coarsen"
 // KNOBS-DAG: reason = "threads of a block share data through shared memory; a block would no longer hold the same outputs"
-// KNOBS-DAG: reason = "the launch at {{.*}}coarsen.cu:51:3 sizes the grid by 'n' but passes 'n / 2' as the bound 'n'"
+// KNOBS-DAG: reason = "the launch at {{.*}}coarsen.cu:51:3 sizes the grid by 'n' but passes 'n / 2' as the bound 'n'; nor is it known which threads the launches have: the launch at {{.*}}coarsen.cu:51:3 rounds the grid up from 'n', which is not a compile-time constant"
 
 // CHECK:      -  int i = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK-NEXT: +  const int i_first = blockIdx.x * blockDim.x * 4 + threadIdx.x;

@@ -48,7 +48,7 @@ int main() {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "half_relu.vectorize"
 
 // CHECK:      struct alignas(4 * sizeof(Real)) Real4_vec { Real e[4]; };
-// CHECK-NEXT: const long idx_first = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+// CHECK-NEXT: const long idx_first = ((long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
 // CHECK:      const Real4_vec xs_v_q = *reinterpret_cast<const Real4_vec *>(xs + idx_first);
 // CHECK:      ys_v[lane] = alpha * xs_v[lane] + beta * ys_v[lane];
 // CHECK:      *reinterpret_cast<Real4_vec *>(ys + idx_first) = ys_v_out;
