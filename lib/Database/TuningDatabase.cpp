@@ -182,7 +182,23 @@ Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef Path) {
     return std::move(E);
   if (Error E = T->exec(Schema))
     return std::move(E);
+  // Decisions record the confirmation's times since 2026-12-05; a database
+  // from before gets the columns (its old rows keep the speed-up alone).
+  if (!T->hasColumn("decisions", "original_ms"))
+    if (Error E = T->exec("ALTER TABLE decisions ADD COLUMN original_ms REAL; "
+                          "ALTER TABLE decisions ADD COLUMN variant_ms REAL;"))
+      return std::move(E);
   return std::move(T);
+}
+
+bool TuningDatabase::hasColumn(StringRef Table, StringRef Column) {
+  Statement S(Db, ("SELECT 1 FROM pragma_table_info('" + Table.str() +
+                   "') WHERE name = ?")
+                      .c_str());
+  if (!S.ok())
+    return false;
+  S.bind(1, Column);
+  return S.step() == SQLITE_ROW;
 }
 
 Expected<std::unique_ptr<TuningDatabase>>
@@ -379,35 +395,51 @@ TuningDatabase::gpusWithResults(StringRef SourceHash) {
 }
 
 Error TuningDatabase::recordDecision(StringRef SourceHash, StringRef Gpu,
-                                     StringRef Config, double Speedup) {
-  Statement S(Db, "INSERT INTO decisions (source_hash, gpu, config, speedup) "
-                  "VALUES (?, ?, ?, ?)");
+                                     const DecisionRecord &D) {
+  Statement S(Db, "INSERT INTO decisions (source_hash, gpu, config, speedup, "
+                  "original_ms, variant_ms) VALUES (?, ?, ?, ?, ?, ?)");
   if (!S.ok())
     return S.error("prepare decision");
   S.bind(1, SourceHash);
   S.bind(2, Gpu);
-  S.bind(3, Config);
-  S.bind(4, std::optional<double>(Speedup));
+  S.bind(3, D.Config);
+  S.bind(4, std::optional<double>(D.Speedup));
+  S.bind(5, D.OriginalMs);
+  S.bind(6, D.VariantMs);
   if (S.step() != SQLITE_DONE)
     return S.error("decision");
   return Error::success();
 }
 
-Expected<std::optional<std::pair<std::string, double>>>
+Expected<std::optional<DecisionRecord>>
 TuningDatabase::latestDecision(StringRef SourceHash, StringRef Gpu) {
-  Statement S(Db, "SELECT config, speedup FROM decisions WHERE source_hash = "
-                  "? AND gpu = ? ORDER BY id DESC LIMIT 1");
+  // A database opened for reading is never migrated: one from before the
+  // times were kept is read without them.
+  bool Times = hasColumn("decisions", "original_ms");
+  Statement S(Db, Times ? "SELECT config, speedup, original_ms, variant_ms "
+                          "FROM decisions WHERE source_hash = ? AND gpu = ? "
+                          "ORDER BY id DESC LIMIT 1"
+                        : "SELECT config, speedup FROM decisions WHERE "
+                          "source_hash = ? AND gpu = ? ORDER BY id DESC "
+                          "LIMIT 1");
   if (!S.ok())
     return S.error("prepare latest decision");
   S.bind(1, SourceHash);
   S.bind(2, Gpu);
   int Rc = S.step();
-  if (Rc == SQLITE_ROW)
-    return std::optional<std::pair<std::string, double>>(
-        std::make_pair(S.text(0), S.real(1).value_or(1.0)));
+  if (Rc == SQLITE_ROW) {
+    DecisionRecord D;
+    D.Config = S.text(0);
+    D.Speedup = S.real(1).value_or(1.0);
+    if (Times) {
+      D.OriginalMs = S.real(2);
+      D.VariantMs = S.real(3);
+    }
+    return std::optional<DecisionRecord>(std::move(D));
+  }
   if (Rc != SQLITE_DONE)
     return S.error("latest decision");
-  return std::optional<std::pair<std::string, double>>();
+  return std::optional<DecisionRecord>();
 }
 
 } // namespace cro

@@ -13,6 +13,8 @@
 #include "cro/Search/RecordedSpace.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
+#include "cro/Tune/FileSpace.h"
+#include "cro/Tune/Workload.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,51 +32,9 @@ using namespace llvm;
 
 namespace cro {
 
-std::string defaultDatabasePath() {
-  SmallString<256> P;
-  // An empty variable counts as unset (as the XDG specification says):
-  // never a database relative to wherever the tool happens to run.
-  std::optional<std::string> X = sys::Process::GetEnv("XDG_CACHE_HOME");
-  std::optional<std::string> H = sys::Process::GetEnv("HOME");
-  if (X && !X->empty())
-    P = *X;
-  else if (H && !H->empty())
-    sys::path::append(P, *H, ".cache");
-  else
-    P = "/tmp";
-  sys::path::append(P, "cuda-rewrite-opt", "tuning.db");
-  return P.str().str();
-}
-
 std::string sourceHash(StringRef Source, const MeasureRequest &Req) {
-  SHA256 H;
-  auto Add = [&](StringRef S) {
-    H.update(S);
-    H.update(StringRef("\0", 1));
-  };
-  Add(Source);
-  Add(""); // where a generated harness was, before the program text held it
-  // Include directories count only through the files they make the program
-  // include, which Source (the program text) holds with their paths from
-  // the main file: a checkout elsewhere (-I/home/a/... on the GPU machine,
-  // -I/builds/... on the build machine) is the same tuning problem.
-  std::vector<bool> IncludeDir(Req.NvccFlags.size(), false);
-  for (const PathArgument &P : pathArguments(Req.NvccFlags))
-    if (P.Directory)
-      IncludeDir[P.FlagIndex] = IncludeDir[P.ValueIndex] = true;
-  for (size_t I = 0; I < Req.NvccFlags.size(); ++I)
-    if (!IncludeDir[I])
-      Add(Req.NvccFlags[I]);
-  Add(Req.BuildTemplate);
-  for (const std::string &A : Req.RunArgs)
-    Add(A);
-  // What the stored times measure. Databases written before the objective
-  // was the program's GPU time (2026-12) measured per launch, and have no
-  // such entry: they stay the identity of `--objective per-launch`.
-  if (Req.Goal == Objective::ProgramTime)
-    Add("objective=program");
-  std::array<uint8_t, 32> D = H.final();
-  return toHex(ArrayRef<uint8_t>(D.data(), D.size()), /*LowerCase=*/true);
+  return workloadHash(
+      {Source.str(), Req.NvccFlags, Req.BuildTemplate, Req.RunArgs, Req.Goal});
 }
 
 namespace {
@@ -272,19 +232,25 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
       std::chrono::duration<double>(
           std::chrono::system_clock::now().time_since_epoch())
           .count();
-  SearchResult R = (*S)->run([&](const Trial &T, const SearchResult &SoFar) {
-    if (Req.Quiet)
-      return;
-    Err << formatv("[{0}/{1}] {2} {3}{4}  best {5:f2}x  {6}\n",
-                   SoFar.Trials.size(), Req.Control.Budget, T.Verdict,
-                   T.Time ? formatv("{0:f4} ms", *T.Time).str() : "",
-                   T.Resumed ? " (from the database)" : "",
-                   OriginalMs / SoFar.Trace.back(),
-                   T.Key.size() > 120 ? T.Key.substr(0, 117) + "..." : T.Key);
-  });
+  std::string Note;
+  SearchResult R = (*S)->session().search(
+      [&](const Trial &T, const SearchResult &SoFar) {
+        if (Req.Quiet)
+          return;
+        Err << formatv("[{0}/{1}] {2} {3}{4}  best {5:f2}x  {6}\n",
+                       SoFar.Trials.size(), Req.Control.Budget, T.Verdict,
+                       T.Time ? formatv("{0:f4} ms", *T.Time).str() : "",
+                       T.Resumed ? " (from the database)" : "",
+                       OriginalMs / SoFar.Trace.back(),
+                       T.Key.size() > 120 ? T.Key.substr(0, 117) + "..."
+                                          : T.Key);
+      },
+      Req.Quiet ? nullptr : &Note);
+  if (!Note.empty())
+    Err << "cuda-rewrite-opt: " << Note << "\n";
 
   const Trial *Best = R.Best ? &R.Trials[*R.Best] : nullptr;
-  const GpuEvaluator &Eval = (*S)->evaluator();
+  const GpuEvaluator &Eval = (*S)->evaluator().gpu();
   json::Object Out{
       {"file", Ctx.FilePath},
       {"gpu", (*S)->gpu().Name},
@@ -343,60 +309,6 @@ int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
 }
 
 namespace {
-
-/// What the database says to replay for this source: the main command's
-/// confirmed choice, else the fastest verified variant; none when it has
-/// no result. A database that cannot be read is an error of kind
-/// OutputError, a command line that cannot be served one of kind Usage.
-struct ReplayChoice {
-  std::optional<EvaluationRecord> Best;
-  std::string Gpu;
-  bool Confirmed = false; ///< the main command's choice, not a single run
-};
-
-Expected<ReplayChoice> chooseReplay(const ReplayRequest &Req,
-                                    TuningDatabase &Db, StringRef Hash) {
-  ReplayChoice C;
-  C.Gpu = Req.Gpu;
-  if (C.Gpu.empty())
-    if (std::optional<LocalGpu> G = probeLocalGpu())
-      C.Gpu = G->Name;
-  if (C.Gpu.empty()) {
-    Expected<std::vector<std::string>> Gpus = Db.gpusWithResults(Hash);
-    if (!Gpus)
-      return Gpus.takeError();
-    if (Gpus->size() > 1)
-      return makeToolError(ExitCode::Usage,
-                           "no GPU here, and the database has results for "
-                           "several GPUs (" +
-                               join(*Gpus, ", ") + "): choose one with --gpu");
-    if (Gpus->size() == 1)
-      C.Gpu = Gpus->front();
-  }
-  if (C.Gpu.empty())
-    return C;
-  // The main command's confirmed choice wins over the fastest single
-  // measurement: it was re-measured against the original, and it is the
-  // original when nothing beat it beyond the noise.
-  Expected<std::optional<std::pair<std::string, double>>> D =
-      Db.latestDecision(Hash, C.Gpu);
-  if (!D)
-    return D.takeError();
-  if (*D) {
-    EvaluationRecord Chosen;
-    Chosen.Config = (*D)->first;
-    Chosen.MedianMs = 1.0 / (*D)->second;
-    Chosen.OriginalMs = 1.0;
-    C.Best = Chosen;
-    C.Confirmed = true;
-    return C;
-  }
-  Expected<std::optional<EvaluationRecord>> B = Db.bestVerified(Hash, C.Gpu);
-  if (!B)
-    return B.takeError();
-  C.Best = std::move(*B);
-  return C;
-}
 
 } // namespace
 
@@ -487,8 +399,14 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
     if (!Opened)
       return Opened.takeError();
     Db = std::move(*Opened);
+    // Which GPU's result: the one named, else this machine's, else the
+    // database's only one.
+    std::string Gpu = Req.Gpu;
+    if (Gpu.empty())
+      if (std::optional<LocalGpu> G = probeLocalGpu())
+        Gpu = G->Name;
     return chooseReplay(
-        Req, *Db, sourceHash(Ctx.Model.Program.identityText(), Req.Measure));
+        *Db, sourceHash(Ctx.Model.Program.identityText(), Req.Measure), Gpu);
   };
   Expected<ReplayChoice> Choice = LookUp();
   if (!Choice) {

@@ -5,17 +5,9 @@
 #include "MeasureCommand.h"
 #include "cro/Rewrite/Transform.h"
 #include "cro/Search/SearchLoop.h"
+#include "cro/Tune/TuningSession.h"
 
 namespace cro {
-
-struct SearchControl {
-  std::string Strategy = "agent";
-  unsigned Budget = 100;
-  double TimeLimitSeconds = 0;
-  uint64_t Seed = 1;
-  unsigned Batch = 8;
-  unsigned Patience = 40;
-};
 
 struct SearchRequest {
   MeasureRequest Measure; ///< how to build, run and verify
@@ -68,13 +60,9 @@ std::string replayDependencies(llvm::StringRef Target,
                                const ProgramText &Program,
                                llvm::StringRef DbPath);
 
-/// ~/.cache/cuda-rewrite-opt/tuning.db ($XDG_CACHE_HOME when set); the
-/// directory is created by the search that first writes there.
-std::string defaultDatabasePath();
-
-/// The identity of a search's subject in the database: the source and
-/// everything that changes what its times mean (build flags and command,
-/// program arguments; a generated harness is part of the source).
+/// The identity of a search's subject in the database: the program text
+/// and everything that changes what its times mean (build flags and
+/// command, program arguments, the objective); lib/Tune's workloadHash.
 std::string sourceHash(llvm::StringRef Source, const MeasureRequest &Req);
 
 } // namespace cro

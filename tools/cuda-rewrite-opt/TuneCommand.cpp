@@ -13,6 +13,7 @@
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/Clock.h"
 #include "cro/Support/ToolError.h"
+#include "cro/Tune/FileSpace.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <ctime>
@@ -33,10 +34,10 @@ std::string today() {
 /// --profile: Nsight Compute's metrics of the first launch of each kernel,
 /// original and winner side by side. A profiler that cannot run (no ncu,
 /// no permission to read the counters) is a warning, not a failure.
-void addProfilerMetrics(const GpuSearch &S, const std::string &OriginalExe,
-                        const std::string &VariantExe, TuningReport &Rep,
-                        Progress &P) {
-  const GpuEvaluatorOptions &O = S.options();
+void addProfilerMetrics(const GpuSearch &S, TuningReport &Rep, Progress &P) {
+  const GpuEvaluatorOptions &O = S.evaluator().options();
+  const std::string &OriginalExe = S.evaluator().originalExecutable();
+  const std::string &VariantExe = S.evaluator().variantExecutable();
   std::string Ncu = findNcu(O.Eval.Run.CudaRoot);
   std::vector<std::string> Args =
       O.Eval.ArgSets.empty() ? std::vector<std::string>() : O.Eval.ArgSets[0];
@@ -67,6 +68,57 @@ void addProfilerMetrics(const GpuSearch &S, const std::string &OriginalExe,
           Y = M->second;
       Rep.Metrics.push_back({Kernel, "ncu " + Name, X, Y});
     }
+}
+
+/// Per kernel, the confirmation's launches, GPU time, share of the
+/// program, time per launch, registers and occupancy, original and winner.
+void addKernelMetrics(const Evaluation &C, TuningReport &Rep) {
+  for (const auto &[K, T] : C.Original.Timings) {
+    auto It = C.Variant.Timings.find(K);
+    auto Add = [&](StringRef Name, auto F) {
+      std::optional<double> B;
+      if (It != C.Variant.Timings.end())
+        B = F(It->second);
+      Rep.Metrics.push_back({K, Name.str(), F(T), B});
+    };
+    Add("launches", [](const KernelTiming &X) { return double(X.Launches); });
+    Add("GPU time in the program (ms)",
+        [](const KernelTiming &X) { return X.ProgramMs; });
+    Add("share of the program's GPU time", [&](const KernelTiming &X) {
+      // Of its own program's total (the original's or the variant's).
+      double Total = 0;
+      for (const auto &[N, Y] : (&X == &T ? C.Original : C.Variant).Timings)
+        Total += Y.ProgramMs;
+      return Total > 0 ? X.ProgramMs / Total : 0.0;
+    });
+    Add("median time per launch (ms)",
+        [](const KernelTiming &X) { return X.Time.Median; });
+    Add("registers per thread",
+        [](const KernelTiming &X) { return double(X.Registers); });
+    Add("achieved occupancy",
+        [](const KernelTiming &X) { return X.Occupancy; });
+  }
+}
+
+/// The comment a written variant starts with: where and when it was tuned,
+/// its rewrites, and the confirmation that decided it.
+std::string tunedHeader(const TuningReport &Rep, const SessionOutcome &O,
+                        StringRef ToolVersion) {
+  std::string Header =
+      formatv("// Tuned by {0} on {1} ({2}, driver {3}, nvcc {4}), {5}.\n",
+              ToolVersion, Rep.Gpu, Rep.Arch, Rep.Driver, Rep.Nvcc, Rep.Date);
+  for (const std::string &L : Rep.BestSequence)
+    Header += "// Rewrites, " + L + "\n";
+  Header += formatv("// Measured ({6}): {0:f4} ms (IQR {1:f4} ms) against "
+                    "{2:f4} ms (IQR {3:f4} ms) for the original: "
+                    "{4:f2}x (at least {7:f2}x at {8:P0} confidence), {5} "
+                    "interleaved runs each; outputs verified against the "
+                    "original's.\n",
+                    *Rep.BestMs, Rep.BestSpreadMs, Rep.OriginalMs,
+                    Rep.OriginalSpreadMs, Rep.OriginalMs / *Rep.BestMs, O.Runs,
+                    objectiveDescription(Rep.Objective), *O.Gain.LowerBound,
+                    O.Gain.Confidence);
+  return Header;
 }
 
 /// No GPU: the database's result for this source, else the original.
@@ -164,8 +216,10 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   const Trial &Original = (*S)->evaluator().original();
   P.start(Ctx.FilePath, (*S)->gpu().Name, *Original.Time, Space.size(),
           SR.Control.Strategy, SR.Control.Budget);
-  SearchResult R = (*S)->run(
-      [&](const Trial &T, const SearchResult &SoFar) { P.trial(T, SoFar); });
+  std::string Note;
+  SearchResult R = (*S)->session().search(
+      [&](const Trial &T, const SearchResult &SoFar) { P.trial(T, SoFar); },
+      &Note);
   if (!(*S)->evaluator().databaseProblem().empty())
     P.say("warning: tuning database: " + (*S)->evaluator().databaseProblem());
   if (R.strategyFailed()) {
@@ -189,119 +243,60 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   Rep.StopReason = R.StopReason;
   Rep.OriginalMs = *Original.Time;
   Rep.TotalSeconds = R.TotalSeconds;
-  Rep.CompileSeconds = (*S)->evaluator().compileSeconds();
-  Rep.CompileWaitSeconds = (*S)->evaluator().compileWaitSeconds();
-  Rep.MeasureSeconds = (*S)->evaluator().measureSeconds();
-  Rep.VerifySeconds = (*S)->evaluator().verifySeconds();
-  Rep.VerifyWaitSeconds = (*S)->evaluator().verifyWaitSeconds();
+  Rep.CompileSeconds = (*S)->evaluator().gpu().compileSeconds();
+  Rep.CompileWaitSeconds = (*S)->evaluator().gpu().compileWaitSeconds();
+  Rep.MeasureSeconds = (*S)->evaluator().gpu().measureSeconds();
+  Rep.VerifySeconds = (*S)->evaluator().gpu().verifySeconds();
+  Rep.VerifyWaitSeconds = (*S)->evaluator().gpu().verifyWaitSeconds();
   Rep.StrategySeconds = R.StrategySeconds;
   Rep.Evaluations = reportEvaluations(R, Space, *Original.Time);
 
   // The winner of the search, confirmed against the original in
-  // interleaved runs: the search's single run per variant can be lucky.
+  // interleaved runs and held to the minimum-gain rule (lib/Tune).
   Variant Chosen; // the original unless a variant is confirmed faster
   Chosen.Source = Ctx.mainSource().str();
   std::string Text = Chosen.Source;
   const Trial *Best = R.Best ? &R.Trials[*R.Best] : nullptr;
-  bool Wrote = false;
-  if (!Best || Best->P == Space.defaultPoint()) {
-    Rep.Decision = "No variant was faster than the original: the output is "
-                   "the original, unchanged.";
-  } else {
-    GainRule Rule;
-    Rule.MinGain = Req.Search.Measure.MinGain;
-    unsigned Runs = std::max(Rule.MinRuns, Req.Search.Measure.Runs);
+  if (Best && Best->P != Space.defaultPoint())
     P.say(formatv("confirming the best candidate ({0:f2}x in the search) "
                   "against the original, {1} interleaved runs each",
-                  *Original.Time / *Best->Time, Runs)
+                  *Original.Time / *Best->Time,
+                  std::max(GainRule().MinRuns, Req.Search.Measure.Runs))
               .str());
-    std::string OriginalExe, VariantExe;
-    auto ConfirmStart = Clock::now();
-    Evaluation C = (*S)->confirm(Best->P, Runs, &OriginalExe, &VariantExe);
-    Rep.ConfirmSeconds = secondsSince(ConfirmStart);
-    std::vector<double> O = runObjectivesMs(C.Original),
-                        V = runObjectivesMs(C.Variant);
-    Rep.ConfirmRuns = Runs;
-    if (!C.Verified) {
-      Rep.Decision = "The best candidate failed verification when measured "
-                     "again (" +
-                     C.Rejection + "): the output is the original, unchanged.";
-    } else {
-      Rep.OriginalMs = summarize(O).Median;
-      Rep.OriginalSpreadMs = totalSpreadMs(C.Original);
-      Rep.BestMs = summarize(V).Median;
-      Rep.BestSpreadMs = totalSpreadMs(C.Variant);
-      Rep.BestConfig = Space.key(Best->P);
-      Rep.BestSequence = rewritesByKernel(Space, Best->P);
-      GainDecision G = decideGain(O, V, Rule);
-      Rep.FasterBeyondNoise = G.Faster;
-      Rep.SpeedupLowerBound = G.LowerBound;
-      Rep.Confidence = G.Confidence;
-      for (const auto &[K, T] : C.Original.Timings) {
-        auto It = C.Variant.Timings.find(K);
-        auto Get = [&](auto F)
-            -> std::pair<std::optional<double>, std::optional<double>> {
-          return {F(T), It == C.Variant.Timings.end()
-                            ? std::nullopt
-                            : std::optional<double>(F(It->second))};
-        };
-        auto Add = [&](StringRef Name, auto F) {
-          auto [A, B] = Get(F);
-          Rep.Metrics.push_back({K, Name.str(), A, B});
-        };
-        Add("launches", [](const KernelTiming &X) { return X.Launches; });
-        Add("GPU time in the program (ms)",
-            [](const KernelTiming &X) { return X.ProgramMs; });
-        Add("share of the program's GPU time", [&](const KernelTiming &X) {
-          // Of its own program's total (the original's or the variant's).
-          double Total = 0;
-          for (const auto &[N, Y] : (&X == &T ? C.Original : C.Variant).Timings)
-            Total += Y.ProgramMs;
-          return Total > 0 ? X.ProgramMs / Total : 0.0;
-        });
-        Add("median time per launch (ms)",
-            [](const KernelTiming &X) { return X.Time.Median; });
-        Add("registers per thread",
-            [](const KernelTiming &X) { return double(X.Registers); });
-        Add("achieved occupancy",
-            [](const KernelTiming &X) { return X.Occupancy; });
-      }
-      if (Req.Search.Measure.Profile)
-        addProfilerMetrics(**S, OriginalExe, VariantExe, Rep, P);
-      if (Rep.FasterBeyondNoise) {
-        Expected<Variant> Var = applyConfiguration(Ctx, Space.config(Best->P));
-        if (!Var)
-          return reportAndGetExitCode(Var.takeError(), Err);
-        std::string Header = formatv(
-            "// Tuned by {0} on {1} ({2}, driver {3}, nvcc {4}), {5}.\n",
-            Req.ToolVersion, Rep.Gpu, Rep.Arch, Rep.Driver, Rep.Nvcc, Rep.Date);
-        for (const std::string &L : Rep.BestSequence)
-          Header += "// Rewrites, " + L + "\n";
-        Header += formatv(
-            "// Measured ({6}): {0:f4} ms (IQR {1:f4} ms) against "
-            "{2:f4} ms (IQR {3:f4} ms) for the original: "
-            "{4:f2}x (at least {7:f2}x at {8:P0} confidence), {5} "
-            "interleaved runs each; outputs verified against the "
-            "original's.\n",
-            *Rep.BestMs, Rep.BestSpreadMs, Rep.OriginalMs, Rep.OriginalSpreadMs,
-            Rep.OriginalMs / *Rep.BestMs, Runs,
-            objectiveDescription(Rep.Objective), *G.LowerBound, G.Confidence);
-        Text = Header + variantFileText(*Var);
-        Chosen = std::move(*Var);
-        Wrote = true;
-        Rep.Decision = "Wrote the fastest verified variant: " + G.Why + ".";
-      } else {
-        Rep.Decision = "The best candidate is not written: " + G.Why +
-                       "; the output is the original, unchanged.";
-      }
+  SessionOutcome O = (*S)->session().decide(R);
+  Rep.ConfirmSeconds = O.ConfirmSeconds;
+  Rep.Decision = O.Decision;
+  if (O.Candidate && O.Confirmed.Verified) {
+    const Evaluation &C = O.Confirmed.Detail;
+    Rep.ConfirmRuns = O.Runs;
+    Rep.OriginalMs = *O.originalMs();
+    Rep.OriginalSpreadMs = totalSpreadMs(C.Original);
+    Rep.BestMs = O.variantMs();
+    Rep.BestSpreadMs = totalSpreadMs(C.Variant);
+    Rep.BestConfig = Space.key(*O.Candidate);
+    Rep.BestSequence = rewritesByKernel(Space, *O.Candidate);
+    Rep.FasterBeyondNoise = O.Gain.Faster;
+    Rep.SpeedupLowerBound = O.Gain.LowerBound;
+    Rep.Confidence = O.Gain.Confidence;
+    addKernelMetrics(C, Rep);
+    if (Req.Search.Measure.Profile)
+      addProfilerMetrics(**S, Rep, P);
+    if (O.written()) {
+      Expected<Variant> Var =
+          applyConfiguration(Ctx, Space.config(*O.Candidate));
+      if (!Var)
+        return reportAndGetExitCode(Var.takeError(), Err);
+      Text = tunedHeader(Rep, O, Req.ToolVersion) + variantFileText(*Var);
+      Chosen = std::move(*Var);
     }
   }
+  bool Wrote = O.written();
   // (A generated harness is the tool's, not the user's: never written.)
   if (Error E = writeVariant(Chosen, withoutHarness(Text),
                              Req.Search.OutputFile, Ctx.Model.Program))
     return reportAndGetExitCode(std::move(E), Err);
-  (*S)->recordDecision(Wrote ? Space.key(Best->P) : "{}",
-                       Wrote ? Rep.OriginalMs / *Rep.BestMs : 1.0);
+  if (Error E = (*S)->session().record(O))
+    P.say("warning: tuning database: " + toString(std::move(E)));
   if (Req.Diff)
     outs() << variantDiff(Chosen, withoutHarness(Ctx.mainSource()),
                           withoutHarness(Text), Ctx.FilePath,

@@ -48,6 +48,16 @@ struct EvaluationRecord {
   int64_t Id = 0;       ///< set when read back
 };
 
+/// A confirmed choice: the configuration written and the medians of the
+/// interleaved runs that decided it (the original's and the chosen one's;
+/// the same run set for both when the original was kept). Databases written
+/// before 2026-12-05 hold the speed-up alone: their times read as nullopt.
+struct DecisionRecord {
+  std::string Config; ///< canonical JSON; "{}" = the original
+  double Speedup = 1; ///< OriginalMs / VariantMs when both are known
+  std::optional<double> OriginalMs, VariantMs;
+};
+
 class TuningDatabase {
 public:
   /// Opens (creating when needed) the database at Path.
@@ -94,8 +104,8 @@ public:
   /// confirming its winner against the original ("{}": the original, when
   /// nothing beat it beyond the noise). --replay follows the latest one.
   llvm::Error recordDecision(llvm::StringRef SourceHash, llvm::StringRef Gpu,
-                             llvm::StringRef Config, double Speedup);
-  llvm::Expected<std::optional<std::pair<std::string, double>>>
+                             const DecisionRecord &D);
+  llvm::Expected<std::optional<DecisionRecord>>
   latestDecision(llvm::StringRef SourceHash, llvm::StringRef Gpu);
 
   /// The GPUs this source has verified results for.
@@ -105,6 +115,7 @@ public:
 private:
   explicit TuningDatabase(sqlite3 *Db) : Db(Db) {}
   llvm::Error exec(const char *Sql);
+  bool hasColumn(llvm::StringRef Table, llvm::StringRef Column);
   sqlite3 *Db;
 };
 
