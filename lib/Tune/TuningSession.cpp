@@ -41,7 +41,25 @@ Error TuningSession::start() {
   return Eval.measureOriginal();
 }
 
+Expected<std::unique_ptr<SearchStrategy>> TuningSession::makeStrategy() const {
+  StrategyContext SCtx{Space, Control.Seed, Features, Priors, Control.Budget};
+  return cro::makeStrategy(Control.Strategy, SCtx);
+}
+
 SearchResult TuningSession::search(const TrialCallback &OnTrial,
+                                   std::string *Note) {
+  Expected<std::unique_ptr<SearchStrategy>> Strategy = makeStrategy();
+  if (!Strategy) {
+    SearchResult R;
+    R.StopReason =
+        SearchResult::StrategyFailed.str() + toString(Strategy.takeError());
+    return R;
+  }
+  return search(**Strategy, OnTrial, Note);
+}
+
+SearchResult TuningSession::search(SearchStrategy &Strategy,
+                                   const TrialCallback &OnTrial,
                                    std::string *Note) {
   auto ListStart = Clock::now();
   if (Space.listValidPoints(/*MaxPoints=*/20000, /*Seconds=*/2.0) && Note)
@@ -51,21 +69,12 @@ SearchResult TuningSession::search(const TrialCallback &OnTrial,
                 "proposes only those",
                 Space.validSet()->size(), Space.size(), secondsSince(ListStart))
             .str();
-  StrategyContext SCtx{Space, Control.Seed, Features, Priors, Control.Budget};
   SearchOptions Opts;
   Opts.Budget = Control.Budget;
   Opts.TimeLimitSeconds = Control.TimeLimitSeconds;
   Opts.Batch = Control.Batch;
   Opts.Patience = Control.Patience;
-  Expected<std::unique_ptr<SearchStrategy>> Strategy =
-      makeStrategy(Control.Strategy, SCtx);
-  if (!Strategy) {
-    SearchResult R;
-    R.StopReason =
-        SearchResult::StrategyFailed.str() + toString(Strategy.takeError());
-    return R;
-  }
-  return runSearch(Space, **Strategy, Eval, Opts, OnTrial);
+  return runSearch(Space, Strategy, Eval, Opts, OnTrial);
 }
 
 SessionOutcome TuningSession::decide(const SearchResult &R) {

@@ -161,19 +161,17 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
   Expected<RecordedSpace> RS = RecordedSpace::load(SpaceFile);
   if (!RS)
     return reportAndGetExitCode(RS.takeError(), Err);
-  StrategyContext Ctx{
-      RS->space(), Control.Seed, RS->features(), {}, Control.Budget};
-  Expected<std::unique_ptr<SearchStrategy>> S =
-      makeStrategy(Control.Strategy, Ctx);
+  // The search of a tuning session, on the recorded times (no noise, no
+  // database: the same recording gives the same search every time).
+  RecordedTuningEvaluator Eval(*RS, nullptr, "", {RS->gpu(), "", "", ""}, {});
+  TuningSession Session(RS->space(), Eval, nullptr, {"", RS->name(), RS->gpu()},
+                        RS->features(), Control, GainRule());
+  if (Error E = Session.start())
+    return reportAndGetExitCode(std::move(E), Err);
+  Expected<std::unique_ptr<SearchStrategy>> S = Session.makeStrategy();
   if (!S)
     return reportAndGetExitCode(S.takeError(), Err);
-  SimulatedEvaluator Eval(*RS);
-  SearchOptions Opts;
-  Opts.Budget = Control.Budget;
-  Opts.TimeLimitSeconds = Control.TimeLimitSeconds;
-  Opts.Batch = Control.Batch;
-  Opts.Patience = Control.Patience;
-  SearchResult R = runSearch(RS->space(), **S, Eval, Opts);
+  SearchResult R = Session.search(**S);
   std::optional<double> Optimum = RS->optimum();
   json::Object Out{
       {"space", RS->name()},

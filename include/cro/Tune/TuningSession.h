@@ -112,6 +112,14 @@ public:
   /// every point); Note then says how many there are.
   SearchResult search(const TrialCallback &OnTrial = {},
                       std::string *Note = nullptr);
+  /// The same with a strategy the caller made (makeStrategy), for a caller
+  /// that reports a strategy it cannot make as an error of its own kind
+  /// rather than as a failed search.
+  SearchResult search(SearchStrategy &Strategy,
+                      const TrialCallback &OnTrial = {},
+                      std::string *Note = nullptr);
+  /// The session's strategy (Control.Strategy), seeded and given the priors.
+  llvm::Expected<std::unique_ptr<SearchStrategy>> makeStrategy() const;
   /// Confirms R's winner against the original and decides.
   SessionOutcome decide(const SearchResult &R);
   /// Records the outcome as the workload's choice on this GPU.
