@@ -2,10 +2,14 @@
 // written and why, the confirmation against the original, resuming an
 // interrupted session from the database, and replaying what was decided.
 #include "cro/Tune/TuningSession.h"
+#include "TestInputs.h"
+#include "cro/Rewrite/Registry.h"
 #include "cro/Support/ToolError.h"
+#include "cro/Tune/Replay.h"
 #include "cro/Tune/SessionEvaluators.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <map>
 
@@ -236,6 +240,87 @@ TEST(TuningSession, ReplayWithoutAGpuNeedsOneGpuInTheDatabase) {
   // Naming one serves it; a GPU without results has nothing to replay.
   EXPECT_TRUE(cantFail(chooseReplay(*Db, "workload-1", "NVIDIA A100")).Best);
   EXPECT_FALSE(cantFail(chooseReplay(*Db, "workload-1", "NVIDIA L4")).Best);
+}
+
+/// A parsed file with its knobs, for replaying database rows onto it.
+struct Replayable {
+  TestInput L;
+  TransformRegistry Transforms;
+  std::unique_ptr<RewriteContext> Ctx;
+};
+
+std::unique_ptr<Replayable> replayable(StringRef Rel) {
+  auto R = std::make_unique<Replayable>();
+  R->L = loadTestInput(Rel);
+  registerBuiltinTransforms(R->Transforms);
+  R->Ctx = std::make_unique<RewriteContext>(R->L.Model, R->Transforms,
+                                            R->L.Source, Rel);
+  describeKnobs(*R->Ctx);
+  return R;
+}
+
+TEST(Replay, WritesWhatTheSessionDecided) {
+  std::unique_ptr<Replayable> F = replayable("analyze/elementwise-macro.cu");
+  std::string Path = tempDb();
+  {
+    auto Db = cantFail(TuningDatabase::open(Path));
+    DecisionRecord D;
+    D.Config = "{\"saxpy.block\":128}";
+    D.OriginalMs = 0.40;
+    D.VariantMs = 0.32;
+    D.Speedup = 1.25;
+    cantFail(Db->recordDecision("w", "NVIDIA H200", D));
+  }
+  ReplayOutcome R =
+      cantFail(replayFromDatabase(*F->Ctx, Path, "w", "NVIDIA H200"));
+  EXPECT_TRUE(R.Tuned);
+  EXPECT_NE(R.Text, F->L.Source);
+  json::Object C{{"saxpy.block", 128}};
+  Variant V = cantFail(applyConfiguration(*F->Ctx, C));
+  EXPECT_EQ(R.Text, variantFileText(V));
+  EXPECT_NE(R.Note.find("confirmed choice of the last tuning run on NVIDIA "
+                        "H200: 1.25x"),
+            std::string::npos)
+      << R.Note;
+}
+
+TEST(Replay, TheOriginalWhenTheDatabaseCannotServe) {
+  std::unique_ptr<Replayable> F = replayable("analyze/elementwise-macro.cu");
+  // No database yet: the ordinary state of a fresh build machine.
+  std::string Path = tempDb();
+  ReplayOutcome None = cantFail(replayFromDatabase(*F->Ctx, Path, "w", ""));
+  EXPECT_FALSE(None.Tuned);
+  EXPECT_EQ(None.Text, F->L.Source);
+  EXPECT_NE(None.Note.find("does not exist (yet)"), std::string::npos);
+  // A row today's knobs refuse (tuned by a version with other knobs): a
+  // warning and the original, never a guess.
+  {
+    auto Db = cantFail(TuningDatabase::open(Path));
+    DecisionRecord D;
+    D.Config = "{\"saxpy.block\":96}";
+    cantFail(Db->recordDecision("w", "NVIDIA H200", D));
+  }
+  ReplayOutcome Refused =
+      cantFail(replayFromDatabase(*F->Ctx, Path, "w", "NVIDIA H200"));
+  EXPECT_FALSE(Refused.Tuned);
+  EXPECT_EQ(Refused.Text, F->L.Source);
+  EXPECT_NE(Refused.Note.find("cannot be replayed"), std::string::npos)
+      << Refused.Note;
+  // Another workload, or a GPU without results: nothing to replay.
+  ReplayOutcome Other =
+      cantFail(replayFromDatabase(*F->Ctx, Path, "other", "NVIDIA H200"));
+  EXPECT_FALSE(Other.Tuned);
+  EXPECT_NE(Other.Note.find("no tuned result"), std::string::npos);
+  // A file that is not a database: a warning, the original.
+  std::string Junk = tempDb();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Junk, EC);
+    OS << "not a database";
+  }
+  ReplayOutcome Bad = cantFail(replayFromDatabase(*F->Ctx, Junk, "w", ""));
+  EXPECT_FALSE(Bad.Tuned);
+  EXPECT_NE(Bad.Note.find("warning: "), std::string::npos) << Bad.Note;
 }
 
 } // namespace

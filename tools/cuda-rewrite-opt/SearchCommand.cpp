@@ -14,6 +14,7 @@
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"
 #include "cro/Tune/FileSpace.h"
+#include "cro/Tune/Replay.h"
 #include "cro/Tune/Workload.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -357,126 +358,36 @@ int runReplay(const ReplayRequest &Req, const KernelModel &Model,
                       "names none"),
         Err);
   std::string Path = Req.DbPath.empty() ? defaultDatabasePath() : Req.DbPath;
-  // The original unless a tuned result is found.
-  Variant Chosen;
-  Chosen.Source = Ctx.mainSource().str();
-  std::string Text = Chosen.Source;
-  // Said once the output is written (a failed write says only that).
-  std::string Note;
-  auto Unchanged = [&](const Twine &Why) {
-    Note = (Why + "; wrote the original unchanged").str();
-  };
-  // Writes what was chosen (and its diff), then says why.
-  auto Finish = [&]() {
-    bool ToFile = !Req.OutputFile.empty() && Req.OutputFile != "-";
-    if (ToFile || !Req.Diff)
-      if (Error E = writeVariant(Chosen, withoutHarness(Text), Req.OutputFile,
-                                 Model.Program))
-        return reportAndGetExitCode(std::move(E), Err);
-    if (Req.Diff)
-      outs() << variantDiff(Chosen, withoutHarness(Ctx.mainSource()),
-                            withoutHarness(Text), Ctx.FilePath, Model.Program);
-    if (!Req.DepFile.empty())
-      if (Error E = writeFileAtomically(
-              Req.DepFile,
-              replayDependencies(Req.DepFileTarget.empty() ? Req.OutputFile
-                                                           : Req.DepFileTarget,
-                                 Model.Program, Path)))
-        return reportAndGetExitCode(std::move(E), Err);
-    Err << "cuda-rewrite-opt: " << Note << "\n";
-    return 0;
-  };
-  // No database yet is the ordinary state of a fresh build machine; one
-  // that exists is opened for reading only (a replay never creates one).
-  std::unique_ptr<TuningDatabase> Db;
-  auto LookUp = [&]() -> Expected<ReplayChoice> {
-    if (!sys::fs::exists(Path))
-      return ReplayChoice();
-    Expected<std::unique_ptr<TuningDatabase>> Opened =
-        TuningDatabase::openForReading(Path);
-    if (!Opened)
-      return Opened.takeError();
-    Db = std::move(*Opened);
-    // Which GPU's result: the one named, else this machine's, else the
-    // database's only one.
-    std::string Gpu = Req.Gpu;
-    if (Gpu.empty())
-      if (std::optional<LocalGpu> G = probeLocalGpu())
-        Gpu = G->Name;
-    return chooseReplay(
-        *Db, sourceHash(Ctx.Model.Program.identityText(), Req.Measure), Gpu);
-  };
-  Expected<ReplayChoice> Choice = LookUp();
-  if (!Choice) {
-    // A build machine's replay must not break the build over a database it
-    // cannot read: the original is a correct program. A command line it
-    // cannot serve (several GPUs, none chosen) is still an error.
-    Error E = Choice.takeError();
-    ExitCode Code = ExitCode::OutputError;
-    std::string Message;
-    handleAllErrors(
-        std::move(E),
-        [&](const ToolError &T) {
-          Code = T.code();
-          Message = T.message();
-        },
-        [&](const ErrorInfoBase &B) { Message = B.message(); });
-    if (Code == ExitCode::Usage)
-      return reportAndGetExitCode(makeToolError(Code, Message), Err);
-    Unchanged("warning: " + Message + ": no tuned result to replay");
-  } else if (!Db) {
-    Unchanged("no tuned result for '" + Ctx.FilePath +
-              "': the tuning database " + Path + " does not exist (yet)");
-  } else if (!Choice->Best) {
-    Unchanged("no tuned result for '" + Ctx.FilePath + "'" +
-              (Choice->Gpu.empty() ? "" : " on " + Choice->Gpu) +
-              " in the tuning database (with these build flags and "
-              "arguments)");
-  } else {
-    const EvaluationRecord &Best = *Choice->Best;
-    // A row the tool cannot use -- malformed, or a configuration today's
-    // knobs refuse (the tool's transforms changed since it was tuned) -- is
-    // a warning and the original: a build must not break over it, and an
-    // old configuration is never guessed at.
-    auto Replayed = [&]() -> Expected<Variant> {
-      Expected<json::Value> C = json::parse(Best.Config);
-      if (!C)
-        return makeToolError(ExitCode::BadConfig,
-                             "its configuration " + Best.Config +
-                                 " is not valid JSON (" +
-                                 toString(C.takeError()) + ")");
-      if (!C->getAsObject())
-        return makeToolError(ExitCode::BadConfig, "its configuration " +
-                                                      Best.Config +
-                                                      " is not a JSON object");
-      if (Error E = validateConfiguration(Ctx.Knobs, *C->getAsObject()))
-        return std::move(E);
-      return applyConfiguration(Ctx, *C->getAsObject());
-    };
-    Expected<Variant> V = Replayed();
-    if (!V) {
-      Unchanged("warning: the tuning database's result for '" + Ctx.FilePath +
-                "' on " + Choice->Gpu +
-                " cannot be replayed: " + toString(V.takeError()));
-      return Finish();
-    }
-    Text = variantFileText(*V);
-    Chosen = std::move(*V);
-    if (!Choice->Confirmed)
-      Note = formatv("replayed the best verified variant on {0}: {1:f4} ms, "
-                     "{2:f2}x the original ({3})",
-                     Choice->Gpu, *Best.MedianMs,
-                     Best.OriginalMs ? *Best.OriginalMs / *Best.MedianMs : 1.0,
-                     Best.Config)
-                 .str();
-    else
-      Note = formatv("replayed the confirmed choice of the last tuning run "
-                     "on {0}: {1:f2}x the original ({2})",
-                     Choice->Gpu, *Best.OriginalMs / *Best.MedianMs,
-                     Best.Config == "{}" ? "the original itself" : Best.Config)
-                 .str();
-  }
-  return Finish();
+  // Which GPU's result: the one named, else this machine's, else the
+  // database's only one.
+  std::string Gpu = Req.Gpu;
+  if (Gpu.empty())
+    if (std::optional<LocalGpu> G = probeLocalGpu())
+      Gpu = G->Name;
+  Expected<ReplayOutcome> R = replayFromDatabase(
+      Ctx, Path, sourceHash(Ctx.Model.Program.identityText(), Req.Measure),
+      Gpu);
+  if (!R)
+    return reportAndGetExitCode(R.takeError(), Err);
+  // Writes what was chosen (and its diff), then says why (a failed write
+  // says only that).
+  bool ToFile = !Req.OutputFile.empty() && Req.OutputFile != "-";
+  if (ToFile || !Req.Diff)
+    if (Error E = writeVariant(R->Chosen, withoutHarness(R->Text),
+                               Req.OutputFile, Model.Program))
+      return reportAndGetExitCode(std::move(E), Err);
+  if (Req.Diff)
+    outs() << variantDiff(R->Chosen, withoutHarness(Ctx.mainSource()),
+                          withoutHarness(R->Text), Ctx.FilePath, Model.Program);
+  if (!Req.DepFile.empty())
+    if (Error E = writeFileAtomically(
+            Req.DepFile,
+            replayDependencies(Req.DepFileTarget.empty() ? Req.OutputFile
+                                                         : Req.DepFileTarget,
+                               Model.Program, Path)))
+      return reportAndGetExitCode(std::move(E), Err);
+  Err << "cuda-rewrite-opt: " << R->Note << "\n";
+  return 0;
 }
 
 } // namespace cro

@@ -145,20 +145,6 @@ private:
   std::vector<std::string> Warnings;
 };
 
-/// What the database says to write for a workload on a GPU: the main
-/// command's confirmed choice (with the times that decided it), else the
-/// fastest verified variant a search measured; none without a result.
-struct ReplayChoice {
-  std::optional<EvaluationRecord> Best;
-  std::string Gpu;
-  bool Confirmed = false; ///< the main command's choice, not a single run
-};
-
-/// Gpu "" (no GPU here, none named): the one GPU the database has results
-/// for; several are a usage error (the caller must choose).
-llvm::Expected<ReplayChoice>
-chooseReplay(TuningDatabase &Db, llvm::StringRef Hash, llvm::StringRef Gpu);
-
 } // namespace cro
 
 #endif
