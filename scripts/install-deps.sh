@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev                                      # tuning database
   libclang-rt-22-dev                                  # libFuzzer, ASan: fuzz targets
   chromium                                            # tests the HTML report
+  slurm-wlm munge                                     # a local Slurm cluster in tests
   cmake ninja-build
 )
 
