@@ -8,6 +8,16 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=$(mktemp -d)
 fail() { echo "FAIL: $*"; tail -n 20 "$dir"/log/*.log 2>/dev/null; exit 1; }
+# Waits up to 30 s for job $1 to reach state $2; the state it is in, in
+# $state.
+wait_for() {
+  for _ in $(seq 60); do
+    state=$(scontrol show job "$1" | grep -o 'JobState=[A-Z]*' | cut -d= -f2)
+    [ "$state" = "$2" ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
 trap 'bash "$root/scripts/slurm-local.sh" stop "$dir"; rm -rf "$dir"' EXIT
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -30,29 +40,14 @@ rc=$?
 # A batch job writing into the shared directory.
 job=$(sbatch --parsable -o "$dir/job-%j.out" --wrap "echo batch-ran > $dir/result") ||
   fail "sbatch"
-for _ in $(seq 60); do
-  state=$(scontrol show job "$job" | grep -o 'JobState=[A-Z]*' | cut -d= -f2)
-  [ "$state" = COMPLETED ] && break
-  sleep 0.5
-done
-[ "$state" = COMPLETED ] || fail "batch job $job is $state"
+wait_for "$job" COMPLETED || fail "batch job $job is $state"
 [ "$(cat "$dir/result")" = batch-ran ] || fail "the job's output is not in the shared directory"
 
 # A running job, cancelled.
 long=$(sbatch --parsable -o /dev/null --wrap "sleep 300") || fail "sbatch (long)"
-for _ in $(seq 60); do
-  state=$(scontrol show job "$long" | grep -o 'JobState=[A-Z]*' | cut -d= -f2)
-  [ "$state" = RUNNING ] && break
-  sleep 0.5
-done
-[ "$state" = RUNNING ] || fail "the long job is $state, not running"
+wait_for "$long" RUNNING || fail "the long job is $state, not running"
 scancel "$long"
-for _ in $(seq 60); do
-  state=$(scontrol show job "$long" | grep -o 'JobState=[A-Z]*' | cut -d= -f2)
-  [ "$state" = CANCELLED ] && break
-  sleep 0.5
-done
-[ "$state" = CANCELLED ] || fail "scancel left the job $state"
+wait_for "$long" CANCELLED || fail "scancel left the job $state"
 
 pids="$(cat "$dir"/run/*.pid "$dir"/munge/munged.pid)"
 bash "$root/scripts/slurm-local.sh" stop "$dir"
