@@ -269,7 +269,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   if (O.Candidate && O.Confirmed.Verified) {
     const Evaluation &C = O.Confirmed.Detail;
     Rep.ConfirmRuns = O.Runs;
-    Rep.OriginalMs = *O.originalMs();
+    if (std::optional<double> Ms = O.originalMs())
+      Rep.OriginalMs = *Ms;
     Rep.OriginalSpreadMs = totalSpreadMs(C.Original);
     Rep.BestMs = O.variantMs();
     Rep.BestSpreadMs = totalSpreadMs(C.Variant);
