@@ -15,6 +15,31 @@ namespace cro {
 
 namespace {
 
+/// The first identifier of Src[Expr] (qualifiers aside) that the text
+/// Src[Body] names too ("" when none): what a kernel reads of the symbols
+/// its block size is computed from.
+std::string identifierReadBy(StringRef Src, const SourceSpan &Body,
+                             const SourceSpan &Expr) {
+  StringRef E = Src.slice(Expr.BeginOffset, Expr.EndOffset);
+  for (size_t I = 0; I < E.size();) {
+    if (!isAlpha(E[I]) && E[I] != '_') {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < E.size() && (isAlnum(E[J]) || E[J] == '_'))
+      ++J;
+    StringRef Name = E.slice(I, J);
+    I = J;
+    // A qualifier (`cfg::`) names a scope, not a value.
+    if (E.substr(J).ltrim().starts_with("::"))
+      continue;
+    if (!findIdentifier(Src, Body.BeginOffset, Body.EndOffset, Name).empty())
+      return Name.str();
+  }
+  return "";
+}
+
 const char *const DimNames[] = {"x", "y", "z"};
 
 /// How the block size of a kernel is written, and so how to change it.
@@ -385,11 +410,24 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                             " is the run-time value '" + B.Text +
                             "'; only compile-time block sizes can be tuned",
                         L.Location);
-      if (B.Kind == "constant-expr" || !B.Value)
+      if (!B.Value)
         return P.refuse("the block size at " + L.Location +
                             " is the expression '" + B.Text +
-                            "'; write it as a literal, macro or constant",
+                            "', whose value the tool cannot evaluate at "
+                            "compile time",
                         L.Location);
+      // A compile-time expression (`WARPS * 32`) is the launch's number,
+      // unless the kernel reads what it is computed from: there the old
+      // value would stay.
+      if (B.Kind == "constant-expr")
+        if (std::string Name =
+                identifierReadBy(Src, K.BodySpan, B.ResolvedSpan);
+            !Name.empty())
+          return P.refuse("the block size at " + L.Location + " is '" + B.Text +
+                              "', computed from '" + Name +
+                              "', which the kernel reads too: there it "
+                              "would keep the old value",
+                          L.Location);
       S.push_back(*B.Value);
       if (B.Kind == "macro" || B.Kind == "constant") {
         auto [It, New] = P.Symbols.try_emplace(B.Symbol);
@@ -424,11 +462,12 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
           if (!B.LocalDefinition && Q != std::string::npos)
             Sym.Qualifier = B.QualifiedSymbol.substr(0, Q + 2);
         }
-      } else if (B.Kind == "literal") {
+      } else if (B.Kind == "literal" || B.Kind == "constant-expr") {
         const SourceSpan &R = B.ResolvedSpan;
         if (R.EndOffset <= R.BeginOffset ||
-            Src.substr(R.BeginOffset, R.EndOffset - R.BeginOffset)
-                    .find_first_not_of("0123456789uUlL") != StringRef::npos)
+            (B.Kind == "literal" &&
+             Src.substr(R.BeginOffset, R.EndOffset - R.BeginOffset)
+                     .find_first_not_of("0123456789uUlL") != StringRef::npos))
           return P.refuse("the block size at " + L.Location +
                               " is not written as a plain number",
                           L.Location);
@@ -571,7 +610,7 @@ bool makePlan(const RewriteContext &Ctx, const KernelInfo &K, Plan &P) {
                 C.Location);
       }
       if (!ThroughVariable && !ThroughSymbol) {
-        if (B.Kind != "literal" && !Fraction)
+        if (B.Kind != "literal" && B.Kind != "constant-expr" && !Fraction)
           return P.refuse("grid dimension " + std::string(DimNames[I]) +
                               " at " + L.Location + " divides by '" + Term +
                               "', which the tool cannot tie to the block "
