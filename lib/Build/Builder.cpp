@@ -170,7 +170,9 @@ BuildResult Builder::buildOne(const BuildRequest &R, const std::string &Key) {
   P.StderrFile = P.StdoutFile;
   P.TimeoutSeconds = Opts.TimeoutSeconds;
   P.WorkingDirectory = Work.str().str();
-  ProcessResult PR = runProcess(command(R, Src, WorkExe), P);
+  ProcessResult PR =
+      Opts.Via ? Opts.Via->run(command(R, Src, WorkExe), P, JobKind::Build)
+               : runProcess(command(R, Src, WorkExe), P);
   Res.Seconds = PR.Seconds;
   Res.Log = ReadLog(WorkLog);
   Res.Ok = PR.succeeded() && sys::fs::exists(WorkExe);

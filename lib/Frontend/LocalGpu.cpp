@@ -1,4 +1,5 @@
 #include "cro/Frontend/LocalGpu.h"
+#include "cro/Execute/Executor.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -83,6 +84,69 @@ std::optional<LocalGpu> askNvidiaSmi() {
 std::optional<LocalGpu> probeLocalGpu() {
   static const std::optional<LocalGpu> Gpu = askNvidiaSmi();
   return Gpu;
+}
+
+std::optional<LocalGpu> probeGpuThrough(Executor &Via, std::string &Why) {
+  SmallString<128> Out;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", Out)) {
+    Why = "no temporary file for nvidia-smi's answer: " + EC.message();
+    return std::nullopt;
+  }
+  ProcessOptions P;
+  P.StdoutFile = Out.str().str();
+  P.StderrFile = P.StdoutFile;
+  P.TimeoutSeconds = 120;
+  // The job's first device: CUDA_VISIBLE_DEVICES where the scheduler sets
+  // it (nvidia-smi itself does not read it).
+  ProcessResult R =
+      Via.run({"sh", "-c",
+               "exec nvidia-smi --query-gpu=name,compute_cap,driver_version "
+               "--format=csv,noheader ${CUDA_VISIBLE_DEVICES:+-i "
+               "${CUDA_VISIBLE_DEVICES%%,*}}"},
+              P, JobKind::Run);
+  std::optional<LocalGpu> G;
+  std::string Text;
+  if (auto B = MemoryBuffer::getFile(Out))
+    Text = (*B)->getBuffer().str();
+  sys::fs::remove(Out);
+  if (R.succeeded())
+    G = parseNvidiaSmiLine(StringRef(Text).split('\n').first);
+  if (!G)
+    Why = "nvidia-smi run through " + Via.describe() + " found no GPU (" +
+          R.describe() +
+          (Text.empty() ? ""
+                        : ": " + StringRef(Text).trim().take_back(300).str()) +
+          ")";
+  return G;
+}
+
+std::vector<GpuEntry> listLocalGpus() {
+  std::vector<GpuEntry> Gpus;
+  ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi");
+  SmallString<128> Out;
+  if (!Smi || sys::fs::createTemporaryFile("cro-nvidia-smi", "txt", Out))
+    return Gpus;
+  ProcessOptions P;
+  P.StdoutFile = Out.str().str();
+  P.TimeoutSeconds = 20;
+  ProcessResult R = runProcess(
+      {*Smi, "--query-gpu=index,uuid,name", "--format=csv,noheader"}, P);
+  std::string Text;
+  if (auto B = MemoryBuffer::getFile(Out))
+    Text = (*B)->getBuffer().str();
+  sys::fs::remove(Out);
+  if (!R.succeeded())
+    return Gpus;
+  SmallVector<StringRef, 8> Lines;
+  StringRef(Text).split(Lines, '\n', -1, false);
+  for (StringRef L : Lines) {
+    SmallVector<StringRef, 3> F;
+    L.split(F, ',', 2);
+    if (F.size() == 3)
+      Gpus.push_back({F[0].trim().str(), F[1].trim().str(), F[2].trim().str()});
+  }
+  return Gpus;
 }
 
 std::string noGpuMessage() {

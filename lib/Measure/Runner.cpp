@@ -217,7 +217,8 @@ Expected<RunResult> runUnderInjection(const std::string &Exe,
   std::vector<std::string> Argv = {Exe};
   Argv.insert(Argv.end(), Opts.Args.begin(), Opts.Args.end());
   RunResult R;
-  R.Process = runProcess(Argv, P);
+  R.Process = Opts.Via ? Opts.Via->run(Argv, P, JobKind::Run, Opts.Slot)
+                       : runProcess(Argv, P);
   if (auto B = MemoryBuffer::getFile(LogFile))
     R.Output = (*B)->getBuffer().str();
   if (auto B = MemoryBuffer::getFile(OutFile))

@@ -179,8 +179,8 @@ void GpuEvaluator::prepare(ArrayRef<Proposal> Batch) {
   Queue.push_back(std::move(P));
 }
 
-std::optional<ProgramRun> GpuEvaluator::runVariant(Trial &T,
-                                                   const BuildResult &B) {
+std::optional<ProgramRun>
+GpuEvaluator::runVariant(Trial &T, const BuildResult &B, unsigned Slot) {
   if (!B.Ok) {
     T.Verdict = "build-failed";
     T.Reason = "nvcc: " + StringRef(B.Log).take_front(2000).str();
@@ -189,10 +189,15 @@ std::optional<ProgramRun> GpuEvaluator::runVariant(Trial &T,
   auto T0 = Clock::now();
   // Captures bit-identical to the original's are checked by checksum in the
   // program and never written.
+  EvaluateOptions InSlot = Opts.Eval;
+  InSlot.Run.Slot = Slot;
   ProgramRun R =
-      runProgram(B.Executable, Opts.Eval,
-                 "variant." + std::to_string(Counter++), true, &Original);
-  MeasureSeconds += secondsSince(T0);
+      runProgram(B.Executable, InSlot, "variant." + std::to_string(Counter++),
+                 true, &Original);
+  {
+    std::lock_guard<std::mutex> Lock(SecondsMutex);
+    MeasureSeconds += secondsSince(T0);
+  }
   if (!R.Ok) {
     removeRunDirectories(R);
     T.Verdict = "run-failed";
@@ -254,6 +259,10 @@ std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
   std::string BuildProblem;
   if (!Built)
     BuildProblem = toString(Built.takeError());
+
+  unsigned Slots = Opts.Eval.Run.Via ? Opts.Eval.Run.Via->slots() : 1;
+  if (Slots > 1)
+    return evaluateOnSlots(*P, Built ? &*Built : nullptr, BuildProblem);
 
   std::vector<Trial> Out(P->Points.size());
   auto Finish = [&](size_t I) {
@@ -320,6 +329,49 @@ std::vector<Trial> GpuEvaluator::evaluate(ArrayRef<Proposal> Batch) {
       Settle();
   }
   Settle();
+  return Out;
+}
+
+std::vector<Trial>
+GpuEvaluator::evaluateOnSlots(Prepared &P,
+                              const std::vector<BuildResult> *Built,
+                              const std::string &BuildProblem) {
+  std::vector<Trial> Out(P.Points.size());
+  // Each slot runs a variant and compares its outputs itself: the slots'
+  // GPUs are busy with the other variants meanwhile, so there is nothing
+  // to overlap the comparison with.
+  runOnSlots(Opts.Eval.Run.Via->slots(), P.Points.size(),
+             [&](size_t I, unsigned Slot) {
+               Trial &T = Out[I];
+               T.P = P.Points[I];
+               if (!P.Problems[I].empty()) {
+                 T.Verdict = "build-failed";
+                 T.Reason = "rewrite: " + P.Problems[I];
+                 return;
+               }
+               if (!Built) {
+                 T.Verdict = "build-failed";
+                 T.Reason = BuildProblem;
+                 return;
+               }
+               std::optional<ProgramRun> Ran =
+                   runVariant(T, (*Built)[P.BuildIndex[I]], Slot);
+               if (!Ran)
+                 return;
+               double Seconds = 0;
+               std::string Why = check(*Ran, Seconds);
+               judge(T, *Ran, Why);
+               std::lock_guard<std::mutex> Lock(SecondsMutex);
+               VerifySeconds += Seconds;
+               VerifyWaitSeconds += Seconds;
+             });
+  // The database is written from this thread only.
+  for (size_t I = 0; I < Out.size(); ++I) {
+    if (Built && P.BuildIndex[I] >= 0)
+      CompileSeconds += (*Built)[P.BuildIndex[I]].Seconds;
+    Out[I].Key = Space.key(Out[I].P);
+    record(Out[I], P.Sequences[I], P.Flags[I]);
+  }
   return Out;
 }
 

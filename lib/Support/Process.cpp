@@ -1,6 +1,7 @@
 #include "cro/Support/Process.h"
 #include "cro/Support/Clock.h"
 #include "llvm/Support/Signals.h"
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -20,6 +22,8 @@ namespace cro {
 std::string ProcessResult::describe() const {
   if (!Started)
     return "could not start: " + StartError;
+  if (!Lost.empty())
+    return Lost;
   if (TimedOut)
     return "timed out after " + std::to_string(int(Seconds + 0.5)) +
            " s (process group killed)";
@@ -37,8 +41,41 @@ namespace {
 /// do async-signal-safe things.
 constexpr int MaxLiveGroups = 512;
 std::atomic<pid_t> LiveGroups[MaxLiveGroups];
+/// Per group, the signal that stops it (ProcessOptions::StopSignal) and the
+/// grace in milliseconds before SIGKILL.
+std::atomic<int> LiveStopSignals[MaxLiveGroups];
+std::atomic<int> LiveGraceMs[MaxLiveGroups];
+
+/// Whether the child P has exited (reaping it), or is not ours to wait for
+/// any more (another thread reaped it). Async-signal-safe.
+bool exitedNow(pid_t P) {
+  int Status;
+  pid_t W = waitpid(P, &Status, WNOHANG);
+  return W == P || (W < 0 && errno == ECHILD);
+}
 
 void onInterrupt() {
+  // The polite ones first (srun cancels its job on SIGTERM), given their
+  // grace to go; then everything still there is killed.
+  int GraceMs = 0;
+  for (int I = 0; I < MaxLiveGroups; ++I) {
+    pid_t P = LiveGroups[I].load();
+    if (P > 0 && LiveStopSignals[I].load() != SIGKILL) {
+      kill(-P, LiveStopSignals[I].load());
+      GraceMs = std::max(GraceMs, LiveGraceMs[I].load());
+    }
+  }
+  for (int Waited = 0; Waited < GraceMs; Waited += 50) {
+    bool Any = false;
+    for (int I = 0; I < MaxLiveGroups; ++I) {
+      pid_t P = LiveGroups[I].load();
+      Any |= P > 0 && LiveStopSignals[I].load() != SIGKILL && !exitedNow(P);
+    }
+    if (!Any)
+      break;
+    struct timespec Nap = {0, 50 * 1000 * 1000};
+    nanosleep(&Nap, nullptr);
+  }
   for (std::atomic<pid_t> &G : LiveGroups) {
     pid_t P = G.load();
     if (P > 0)
@@ -53,12 +90,16 @@ void onInterrupt() {
   _exit(130);
 }
 
-int trackGroup(pid_t P) {
+int trackGroup(pid_t P, const ProcessOptions &Opts) {
   static std::once_flag Installed;
   std::call_once(Installed,
                  [] { llvm::sys::SetInterruptFunction(onInterrupt); });
   for (int I = 0; I < MaxLiveGroups; ++I) {
     pid_t Free = 0;
+    // The stop signal is in place before the group is visible to the
+    // handler.
+    LiveStopSignals[I].store(Opts.StopSignal);
+    LiveGraceMs[I].store(int(Opts.StopGraceSeconds * 1000));
     if (LiveGroups[I].compare_exchange_strong(Free, P))
       return I;
   }
@@ -94,6 +135,22 @@ std::vector<char *> cStrings(std::vector<std::string> &V) {
     Out.push_back(S.data());
   Out.push_back(nullptr);
   return Out;
+}
+
+/// Stops the group Pid leads (its StopSignal, the grace, then SIGKILL) and
+/// reaps Pid into Status.
+void stopGroup(pid_t Pid, int &Status, const ProcessOptions &Opts) {
+  if (Opts.StopSignal != SIGKILL) {
+    kill(-Pid, Opts.StopSignal);
+    auto Start = Clock::now();
+    while (secondsSince(Start) < Opts.StopGraceSeconds) {
+      if (waitpid(Pid, &Status, WNOHANG) == Pid)
+        return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  kill(-Pid, SIGKILL);
+  waitpid(Pid, &Status, 0);
 }
 
 } // namespace
@@ -140,7 +197,7 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
     return R;
   }
   R.Started = true;
-  int Slot = trackGroup(Pid);
+  int Slot = trackGroup(Pid, Opts);
 
   int Status = 0;
   auto Elapsed = [&] { return secondsSince(Start); };
@@ -154,8 +211,7 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> ArgvIn,
       break;
     }
     if (Opts.TimeoutSeconds > 0 && Elapsed() > Opts.TimeoutSeconds) {
-      kill(-Pid, SIGKILL); // the whole group: children too
-      waitpid(Pid, &Status, 0);
+      stopGroup(Pid, Status, Opts); // the whole group: children too
       R.TimedOut = true;
       break;
     }

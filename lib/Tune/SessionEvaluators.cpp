@@ -1,6 +1,8 @@
 #include "cro/Tune/SessionEvaluators.h"
 #include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <cmath>
 
 using namespace llvm;
@@ -88,12 +90,88 @@ Error RecordedTuningEvaluator::measureOriginal() {
   return Error::success();
 }
 
+json::Value recordedPointJSON(RecordedSpace &Recording, const Point &P) {
+  std::optional<Trial> R = Recording.result(P);
+  if (!R) {
+    R = Trial();
+    R->Verdict = "invalid";
+    R->Reason = "not in the recorded space";
+  }
+  R->P = P;
+  return toJSON(*R, Recording.space());
+}
+
+void RecordedTuningEvaluator::evaluateThrough(Executor &E,
+                                              std::vector<std::string> W,
+                                              std::string Dir) {
+  Via = &E;
+  Worker = std::move(W);
+  WorkDir = std::move(Dir);
+}
+
+std::vector<Trial>
+RecordedTuningEvaluator::evaluateRemotely(ArrayRef<Proposal> Batch) {
+  const SearchSpace &Space = Recording.space();
+  std::vector<Trial> Got(Batch.size());
+  runOnSlots(Via->slots(), Batch.size(), [&](size_t I, unsigned Slot) {
+    Trial &T = Got[I];
+    std::string Name = WorkDir + "/point." + std::to_string(Jobs + I);
+    ProcessOptions PO;
+    PO.StdoutFile = Name + ".json";
+    PO.StderrFile = Name + ".err";
+    PO.TimeoutSeconds = 600;
+    std::vector<std::string> Argv = Worker;
+    Argv.push_back("--evaluate-point=" + Space.key(Batch[I].P));
+    ProcessResult R = Via->run(Argv, PO, JobKind::Run, Slot);
+    auto Out = MemoryBuffer::getFile(PO.StdoutFile);
+    auto ErrText = MemoryBuffer::getFile(PO.StderrFile);
+    sys::fs::remove(PO.StdoutFile);
+    sys::fs::remove(PO.StderrFile);
+    T.Verdict = "run-failed";
+    if (!R.succeeded()) {
+      T.Reason = R.describe();
+      // A program's own failure says more in its stderr; the executor's
+      // reasons (not started, lost) already quote what it said.
+      if (R.Started && R.Lost.empty() && ErrText &&
+          !(*ErrText)->getBuffer().trim().empty())
+        T.Reason += ": " + (*ErrText)->getBuffer().trim().take_back(500).str();
+      return;
+    }
+    Expected<json::Value> V =
+        json::parse(Out ? (*Out)->getBuffer() : StringRef());
+    const json::Object *O = V ? V->getAsObject() : nullptr;
+    if (!O) {
+      if (!V)
+        consumeError(V.takeError());
+      T.Reason = "the evaluation printed no result";
+      return;
+    }
+    T.Verdict = O->getString("verdict").value_or("run-failed").str();
+    T.Reason = O->getString("reason").value_or("").str();
+    if (std::optional<double> Ms = O->getNumber("time_ms"))
+      T.Time = *Ms;
+    T.Spread = O->getNumber("spread_ms").value_or(0);
+    T.Registers = O->getNumber("registers");
+    T.Occupancy = O->getNumber("occupancy");
+  });
+  Jobs += Batch.size();
+  return Got;
+}
+
 std::vector<Trial> RecordedTuningEvaluator::evaluate(ArrayRef<Proposal> Batch) {
   const SearchSpace &Space = Recording.space();
   std::vector<Trial> Out;
-  for (const Proposal &P : Batch) {
+  std::vector<Trial> Remote;
+  if (Via)
+    Remote = evaluateRemotely(Batch);
+  for (size_t I = 0; I < Batch.size(); ++I) {
+    const Proposal &P = Batch[I];
     Trial T;
-    if (std::optional<Trial> R = Recording.result(P.P)) {
+    if (Via) {
+      T = std::move(Remote[I]);
+      if (T.Time)
+        T.Time = draw(*T.Time);
+    } else if (std::optional<Trial> R = Recording.result(P.P)) {
       T = *R;
       if (T.Time)
         T.Time = draw(*T.Time);

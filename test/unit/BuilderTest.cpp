@@ -6,6 +6,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <atomic>
 #include <chrono>
 
 using namespace cro;
@@ -141,6 +142,37 @@ TEST_F(BuilderTest, MissingCompilerIsAnError) {
   Expected<std::vector<BuildResult>> R = Builder(O).build({{"x", {}}});
   EXPECT_FALSE(bool(R));
   consumeError(R.takeError());
+}
+
+} // namespace
+
+namespace {
+
+/// This host, counting the jobs it is given and their kinds.
+class CountingExecutor : public LocalExecutor {
+public:
+  ProcessResult run(ArrayRef<std::string> Argv, const ProcessOptions &Opts,
+                    JobKind Kind, unsigned Slot) override {
+    (Kind == JobKind::Build ? Builds : Runs)++;
+    return LocalExecutor::run(Argv, Opts, Kind, Slot);
+  }
+  std::atomic<int> Builds{0}, Runs{0};
+};
+
+TEST_F(BuilderTest, CompilesAreJobsOfTheExecutor) {
+  CountingExecutor Via;
+  BuildOptions O = options();
+  O.Via = &Via;
+  Builder B(O);
+  Expected<std::vector<BuildResult>> R =
+      B.build({{"int a;", {}}, {"int b;", {}}, {"ERROR", {}}});
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_TRUE((*R)[0].Ok);
+  EXPECT_TRUE((*R)[1].Ok);
+  EXPECT_FALSE((*R)[2].Ok);
+  EXPECT_EQ(Via.Builds.load(), 3);
+  EXPECT_EQ(Via.Runs.load(), 0);
+  EXPECT_EQ(calls(), 3);
 }
 
 } // namespace

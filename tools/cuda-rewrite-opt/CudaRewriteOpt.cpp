@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ApplyEachCommand.h"
 #include "CroCommit.inc"
+#include "ExecutorOptions.h"
 #include "MeasureCommand.h"
 #include "SearchCommand.h"
 #include "TuneCommand.h"
@@ -284,6 +285,11 @@ cl::opt<bool> PrintSpace(
     cl::desc("Print the search space (after --space) as JSON: knobs, size, "
              "valid points and why the others are invalid; no GPU needed"),
     cl::cat(Category));
+cl::opt<std::string> EvaluatePoint(
+    "evaluate-point",
+    cl::desc("With --simulate: print one point's recorded result as JSON "
+             "(what a simulated search's jobs run through an executor)"),
+    cl::value_desc("config"), cl::Hidden, cl::cat(Category));
 cl::opt<std::string> ReportFile(
     "report",
     cl::desc("With the main command (or --simulate): write a report of the "
@@ -709,7 +715,7 @@ int run(int argc, char **argv) {
     else
       OwnArgs.push_back(argv[I]);
   }
-  cl::HideUnrelatedOptions(Category);
+  cl::HideUnrelatedOptions({&Category, &executorCategory()});
   cl::SetVersionPrinter(printVersion);
   std::string ParseErrors;
   raw_string_ostream ErrOS(ParseErrors);
@@ -762,6 +768,25 @@ int run(int argc, char **argv) {
   Control.Seed = Seed;
   Control.Batch = std::max(1u, Batch.getValue());
   Control.Patience = Patience;
+  // Before anything asks for the GPU: --gpus decides which one that is.
+  Expected<std::unique_ptr<Executor>> Exec = executorFromOptions();
+  if (!Exec)
+    return reportAndGetExitCode(Exec.takeError(), errs());
+  if (*Exec) // a candidate for every slot in each batch
+    Control.Batch = std::max(Control.Batch, (*Exec)->slots());
+  // A cluster that runs nothing fails the command now, not each evaluation.
+  bool Tunes = !OutputFile.empty() && !Analyze && ApplyConfig.empty() &&
+               ApplyEach.empty() && !Replay && !PrintSpace;
+  bool Measures = Search || Measure || Tunes ||
+                  (!Simulate.empty() && EvaluatePoint.empty());
+  if (*Exec && (*Exec)->remote() && Measures)
+    if (Error E = checkExecutor(**Exec))
+      return reportAndGetExitCode(std::move(E), errs());
+  if (!EvaluatePoint.empty() && Simulate.empty()) {
+    errs() << "cuda-rewrite-opt: error: --evaluate-point goes with "
+              "--simulate\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   if (!Simulate.empty()) {
     if (!InputFile.empty() || Search || Replay || Measure || Analyze) {
       errs() << "cuda-rewrite-opt: error: --simulate runs against a recorded "
@@ -775,8 +800,15 @@ int run(int argc, char **argv) {
                 "--report FILE)\n";
       return static_cast<int>(ExitCode::Usage);
     }
-    return runSimulate(Simulate, Control, ReportFile,
-                       std::string("cuda-rewrite-opt ") + CRO_VERSION, errs());
+    if (!EvaluatePoint.empty())
+      return runEvaluatePoint(Simulate, EvaluatePoint, errs());
+    SimulateRequest SR{Simulate.getValue(),
+                       Control,
+                       ReportFile.getValue(),
+                       std::string("cuda-rewrite-opt ") + CRO_VERSION,
+                       Exec->get(),
+                       sys::fs::getMainExecutable(argv[0], (void *)&run)};
+    return runSimulate(SR, errs());
   }
   if (int(Search) + int(Replay) + int(Measure) + int(Analyze) > 1) {
     errs() << "cuda-rewrite-opt: error: choose one of --search, --replay, "
@@ -919,6 +951,7 @@ int run(int argc, char **argv) {
   Req.FlushL2 = FlushL2;
   Req.CompareAllCaptures = CompareAllCaptures;
   Req.TimeoutSeconds = RunTimeout;
+  Req.Via = Exec->get();
   if (RelTolOpt > 0)
     Req.RelTol = RelTolOpt.getValue();
 

@@ -69,6 +69,7 @@ Expected<EvaluateOptions> evaluateOptions(const MeasureRequest &Req,
   E.Run.FlushL2 = Req.FlushL2;
   E.CaptureChecksums = !Req.CompareAllCaptures;
   E.Run.TimeoutSeconds = Req.TimeoutSeconds;
+  E.Run.Via = Req.Via;
   E.RelTol = Req.RelTol;
   E.Runs = Req.Runs;
   E.Goal = Req.Goal;
@@ -118,16 +119,28 @@ BuildOptions buildOptions(const MeasureRequest &Req, const ParsedFile &PF,
   B.OriginalPath = Req.InputFile;
   B.ProgramFiles = Req.ProgramFiles;
   B.CacheDir = Req.CacheDir;
+  B.Via = Req.Via;
   return B;
+}
+
+std::optional<LocalGpu> measuringGpu(const MeasureRequest &Req,
+                                     std::string &Why) {
+  if (Req.Via && Req.Via->remote())
+    return probeGpuThrough(*Req.Via, Why);
+  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  if (!Gpu)
+    Why = noGpuMessage();
+  return Gpu;
 }
 
 int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
                const KernelModel &Model, raw_ostream &Err) {
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  std::string NoGpu;
+  std::optional<LocalGpu> Gpu = measuringGpu(Req, NoGpu);
   if (!Gpu)
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoGpu,
-                      noGpuMessage() +
+                      NoGpu +
                           ": nothing can be measured (--analyze, --apply and "
                           "--diff work without one)"),
         Err);

@@ -45,7 +45,14 @@ struct MeasureRequest {
   double TimeoutSeconds = 300;
   std::optional<double> RelTol;
   std::string ReportFile; ///< -o: the JSON report
+  /// Where builds and runs happen (--executor, --gpus); nullptr = here.
+  Executor *Via = nullptr;
 };
+
+/// The GPU the request's programs run on: this machine's, or the one a
+/// job of a remote executor gets (Req.Via); nullopt with Why when none.
+std::optional<LocalGpu> measuringGpu(const MeasureRequest &Req,
+                                     std::string &Why);
 
 /// The measurement settings of a request (shared with the search); an
 /// error when the measurement library is missing.

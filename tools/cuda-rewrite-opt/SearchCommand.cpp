@@ -154,8 +154,30 @@ int runPrintSpace(StringRef SpaceFile, const RewriteContext &Ctx,
   return 0;
 }
 
-int runSimulate(StringRef SpaceFile, const SearchControl &Control,
-                StringRef ReportFile, StringRef ToolVersion, raw_ostream &Err) {
+int runEvaluatePoint(StringRef SpaceFile, StringRef Config, raw_ostream &Err) {
+  Expected<RecordedSpace> RS = RecordedSpace::load(SpaceFile);
+  if (!RS)
+    return reportAndGetExitCode(RS.takeError(), Err);
+  Expected<json::Value> V = json::parse(Config);
+  if (!V || !V->getAsObject()) {
+    if (!V)
+      consumeError(V.takeError());
+    return reportAndGetExitCode(
+        makeToolError(ExitCode::Usage, "--evaluate-point: '" + Config.str() +
+                                           "' is not a JSON object"),
+        Err);
+  }
+  Expected<Point> P = RS->space().pointOf(*V->getAsObject());
+  if (!P)
+    return reportAndGetExitCode(P.takeError(), Err);
+  outs() << formatv("{0}", recordedPointJSON(*RS, *P)) << "\n";
+  return 0;
+}
+
+int runSimulate(const SimulateRequest &Req, raw_ostream &Err) {
+  StringRef SpaceFile = Req.SpaceFile, ReportFile = Req.ReportFile,
+            ToolVersion = Req.ToolVersion;
+  const SearchControl &Control = Req.Control;
   if (!ReportFile.empty())
     if (Error E = checkReportPath(ReportFile))
       return reportAndGetExitCode(std::move(E), Err);
@@ -165,6 +187,27 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
   // The search of a tuning session, on the recorded times (no noise, no
   // database: the same recording gives the same search every time).
   RecordedTuningEvaluator Eval(*RS, nullptr, "", {RS->gpu(), "", "", ""}, {});
+  // Through an executor, each evaluation is a process of this tool that
+  // reads the recording (by its absolute path: the jobs' directory may be
+  // another) and prints the point's result into a shared work directory.
+  std::string WorkDir;
+  llvm::scope_exit RemoveWork([&] {
+    if (!WorkDir.empty())
+      sys::fs::remove_directories(WorkDir);
+  });
+  if (Req.Via) {
+    SmallString<256> Abs(SpaceFile), Work;
+    sys::fs::make_absolute(Abs);
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("cro-simulate", Work))
+      return reportAndGetExitCode(
+          makeToolError(ExitCode::OutputError,
+                        "temporary directory: " + EC.message()),
+          Err);
+    WorkDir = Work.str().str();
+    Eval.evaluateThrough(
+        *Req.Via, {Req.ToolPath, "--simulate=" + Abs.str().str()}, WorkDir);
+  }
   TuningSession Session(RS->space(), Eval, nullptr, {"", RS->name(), RS->gpu()},
                         RS->features(), Control, GainRule());
   if (Error E = Session.start())
@@ -195,6 +238,7 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
       {"stop_reason", R.StopReason},
       {"strategy_seconds", R.StrategySeconds},
       {"points_in_space", int64_t(RS->points())},
+      {"executor", Req.Via ? Req.Via->describe() : "this process"},
       {"moves", movesJSON(R, RS->space())}};
   if (Optimum) {
     std::optional<size_t> N = evaluationsToReach(R.Trace, *Optimum, 0.05);
@@ -213,11 +257,12 @@ int runSimulate(StringRef SpaceFile, const SearchControl &Control,
 int runSearchCommand(const SearchRequest &Req, const ParsedFile &PF,
                      const KernelModel &Model, const RewriteContext &Ctx,
                      raw_ostream &Err) {
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  std::string NoGpu;
+  std::optional<LocalGpu> Gpu = measuringGpu(Req.Measure, NoGpu);
   if (!Gpu)
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoGpu,
-                      noGpuMessage() +
+                      NoGpu +
                           ": the search measures every candidate on one (use "
                           "--replay to emit a result tuned elsewhere)"),
         Err);

@@ -33,9 +33,23 @@ int runPrintSpace(llvm::StringRef SpaceFile, const RewriteContext &Ctx,
 
 /// Runs a strategy against a recorded space; prints a JSON result, and
 /// writes a report of the simulated run when ReportFile is set.
-int runSimulate(llvm::StringRef SpaceFile, const SearchControl &Control,
-                llvm::StringRef ReportFile, llvm::StringRef ToolVersion,
-                llvm::raw_ostream &Err);
+struct SimulateRequest {
+  std::string SpaceFile;
+  SearchControl Control;
+  std::string ReportFile;
+  std::string ToolVersion;
+  /// Where the evaluations run (nullptr = in this process): each is a
+  /// process of the tool itself (--evaluate-point), found at ToolPath.
+  Executor *Via = nullptr;
+  std::string ToolPath;
+};
+int runSimulate(const SimulateRequest &Req, llvm::raw_ostream &Err);
+
+/// Prints the recorded result of one point (a JSON configuration, as the
+/// database keys it) of a recorded space: the job of a simulated
+/// evaluation run through an executor.
+int runEvaluatePoint(llvm::StringRef SpaceFile, llvm::StringRef Config,
+                     llvm::raw_ostream &Err);
 
 struct ReplayRequest {
   MeasureRequest Measure; ///< for the source hash (flags, arguments)

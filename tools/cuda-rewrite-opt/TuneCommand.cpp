@@ -182,11 +182,12 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
     if (Error E = checkReportPath(Req.ReportFile))
       return reportAndGetExitCode(std::move(E), Err);
   }
-  std::optional<LocalGpu> Gpu = probeLocalGpu();
+  std::string NoGpu;
+  std::optional<LocalGpu> Gpu = measuringGpu(Req.Search.Measure, NoGpu);
   if (!Gpu && Req.RequireGpu)
     return reportAndGetExitCode(
         makeToolError(ExitCode::NoGpu,
-                      noGpuMessage() +
+                      NoGpu +
                           ", and --require-gpu: nothing was tuned or written"),
         Err);
   if (!Gpu)

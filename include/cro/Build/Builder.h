@@ -11,6 +11,7 @@
 #ifndef CRO_BUILD_BUILDER_H
 #define CRO_BUILD_BUILDER_H
 
+#include "cro/Execute/Executor.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -37,6 +38,9 @@ struct BuildOptions {
   std::string CacheDir; ///< "" = ~/.cache/cuda-rewrite-opt/build
   unsigned Jobs = 0;    ///< 0 = one per hardware thread
   double TimeoutSeconds = 900;
+  /// Where the compiles run (nullptr = this host). The work and cache
+  /// directories must be visible where they run.
+  Executor *Via = nullptr;
 };
 
 struct BuildRequest {

@@ -2,9 +2,11 @@
 #ifndef CRO_FRONTEND_LOCALGPU_H
 #define CRO_FRONTEND_LOCALGPU_H
 
+#include "cro/Execute/Executor.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cro {
 
@@ -30,6 +32,15 @@ std::string noGpuMessage();
 /// Parses one line of `nvidia-smi --query-gpu=name,compute_cap,driver_version
 /// --format=csv,noheader`, e.g. "NVIDIA H200, 9.0, 580.95.05".
 std::optional<LocalGpu> parseNvidiaSmiLine(llvm::StringRef Line);
+
+/// The GPU a program run through Via gets (nvidia-smi run as one of its
+/// jobs, on the first device the job may use); nullopt with Why when the
+/// job failed or found none.
+std::optional<LocalGpu> probeGpuThrough(Executor &Via, std::string &Why);
+
+/// Every GPU of this machine as nvidia-smi lists it (index, UUID, model),
+/// whatever CUDA_VISIBLE_DEVICES says; empty without nvidia-smi or GPUs.
+std::vector<GpuEntry> listLocalGpus();
 
 /// The architecture used when none is given and no GPU is present.
 inline constexpr const char *DefaultGpuArch = "sm_90";

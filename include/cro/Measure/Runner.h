@@ -2,6 +2,7 @@
 #ifndef CRO_MEASURE_RUNNER_H
 #define CRO_MEASURE_RUNNER_H
 
+#include "cro/Execute/Executor.h"
 #include "cro/Support/Process.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -65,6 +66,10 @@ struct RunOptions {
   int MaxCaptures = 8;    ///< launches per kernel captured and compared
   bool FlushL2 = false;
   double TimeoutSeconds = 300;
+  /// Where the program runs (nullptr = this host, as the tool's own
+  /// environment says), and the executor's slot (its GPU) that runs it.
+  Executor *Via = nullptr;
+  unsigned Slot = 0;
 };
 
 struct RunResult {

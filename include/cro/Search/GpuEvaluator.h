@@ -8,6 +8,10 @@
 // moment it is known, so an interrupted search loses nothing, and points the
 // database already has are not measured again.
 //
+// With an executor of several slots (Eval.Run.Via: GPUs of this host, or
+// Slurm jobs), a batch's variants are measured at once, one per slot; the
+// original is measured, and the confirmation runs, in slot 0 alone.
+//
 // The objective is Eval.Goal (objectiveMs in Evaluate.h): by default the
 // program's GPU time, every launch of every kernel counted once.
 //
@@ -20,6 +24,7 @@
 #include "cro/Measure/Evaluate.h"
 #include "cro/Rewrite/Engine.h"
 #include "cro/Search/SearchLoop.h"
+#include <atomic>
 #include <deque>
 #include <future>
 #include <mutex>
@@ -80,9 +85,16 @@ private:
     std::future<llvm::Expected<std::vector<BuildResult>>> Built;
     std::vector<int> BuildIndex; ///< per point, into the build results
   };
-  /// Runs a built variant; nullopt with T's verdict when it did not build
-  /// or run.
-  std::optional<ProgramRun> runVariant(Trial &T, const BuildResult &B);
+  /// Runs a built variant in the executor's slot Slot; nullopt with T's
+  /// verdict when it did not build or run.
+  std::optional<ProgramRun> runVariant(Trial &T, const BuildResult &B,
+                                       unsigned Slot = 0);
+  /// Measures a prepared batch with one variant in flight per slot of the
+  /// executor (several GPUs, a cluster's jobs), each verified by the thread
+  /// that ran it.
+  std::vector<Trial> evaluateOnSlots(Prepared &P,
+                                     const std::vector<BuildResult> *Built,
+                                     const std::string &BuildProblem);
   /// Compares a run's captures with the original's ("" when they agree)
   /// and deletes them; Seconds is how long that took.
   std::string check(const ProgramRun &R, double &Seconds) const;
@@ -102,7 +114,8 @@ private:
   std::string DbProblem;
   double CompileSeconds = 0, CompileWaitSeconds = 0, MeasureSeconds = 0,
          VerifySeconds = 0, VerifyWaitSeconds = 0;
-  unsigned Counter = 0;
+  std::mutex SecondsMutex; ///< for the sums above, when slots run at once
+  std::atomic<unsigned> Counter{0};
 };
 
 } // namespace cro

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <csignal>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ struct ProcessOptions {
   std::string StdoutFile;       ///< "" = /dev/null
   std::string StderrFile;       ///< "" = /dev/null; may equal StdoutFile
   double TimeoutSeconds = 0;    ///< 0 = no limit
+  /// How the process is stopped at its time limit or when the tool is
+  /// interrupted: this signal to its group, then SIGKILL if it is still
+  /// there after StopGraceSeconds. A program is simply killed; srun must
+  /// get SIGTERM, which cancels its job (SIGKILL would leave the job
+  /// running on the cluster).
+  int StopSignal = SIGKILL;
+  double StopGraceSeconds = 0;
 };
 
 struct ProcessResult {
@@ -34,8 +42,11 @@ struct ProcessResult {
   int Signal = 0;         ///< when a signal ended it
   bool TimedOut = false;  ///< killed (with its group) at the time limit
   double Seconds = 0;     ///< wall time
+  /// Set by an executor when the process was lost for a reason outside it
+  /// (a cancelled Slurm job, a failed node): why.
+  std::string Lost;
   bool succeeded() const {
-    return Started && !TimedOut && Signal == 0 && ExitCode == 0;
+    return Started && !TimedOut && Signal == 0 && ExitCode == 0 && Lost.empty();
   }
   /// "exit code 3", "killed by signal 11 (Segmentation fault)", "timed out
   /// after 10 s", ...

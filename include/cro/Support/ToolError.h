@@ -30,6 +30,7 @@ enum class ExitCode : int {
   NoGpu = 11,          ///< --measure on a machine without an NVIDIA GPU
   NotVerified = 12,    ///< --measure: the variant failed verification
   SearchFailed = 13,   ///< the search strategy broke (external policy)
+  ExecutorFailed = 14, ///< the executor (a Slurm cluster) runs no job
 };
 
 class ToolError : public llvm::ErrorInfo<ToolError> {

@@ -78,7 +78,21 @@ public:
   /// Points evaluated from the recording (not taken from the database).
   unsigned measured() const { return Measured; }
 
+  /// Evaluates each point as a process run through E, as a GPU search runs
+  /// its variants (several slots at once; a cluster's jobs): the process is
+  /// Worker plus "--evaluate-point=<key>" and prints the point's recorded
+  /// result (recordedPointJSON). A process that fails is a "run-failed"
+  /// evaluation with the executor's reason. The noise is drawn here, in
+  /// proposal order, so that the search is the same on every executor.
+  /// The work directory is where the processes write their answers; the
+  /// executor's processes must see it.
+  void evaluateThrough(Executor &E, std::vector<std::string> Worker,
+                       std::string WorkDir);
+
 private:
+  /// The recorded results of Batch, from processes run through Via.
+  std::vector<Trial> evaluateRemotely(llvm::ArrayRef<Proposal> Batch);
+
   double draw(double Ms);
   void record(const Trial &T);
 
@@ -91,7 +105,16 @@ private:
   Trial Original;
   unsigned Measured = 0;
   std::string DbProblem;
+  Executor *Via = nullptr;
+  std::vector<std::string> Worker;
+  std::string WorkDir;
+  unsigned Jobs = 0;
 };
+
+/// What --evaluate-point prints for a point of a recording: its recorded
+/// result (toJSON(Trial)), or "invalid" when the recording does not list
+/// it.
+llvm::json::Value recordedPointJSON(RecordedSpace &Recording, const Point &P);
 
 } // namespace cro
 
