@@ -14,22 +14,30 @@ namespace cro {
 
 namespace {
 
-/// The types __shfl_down_sync takes.
+/// Whether __shfl_down_sync takes T (a template kernel's sum: each of
+/// its instantiated types, ", "-separated).
 bool shuffleable(StringRef T) {
   static const char *Types[] = {
       "int",       "unsigned int",       "long",  "unsigned long",
       "long long", "unsigned long long", "float", "double"};
-  for (const char *X : Types)
-    if (T == X)
-      return true;
-  return false;
+  SmallVector<StringRef, 2> Each;
+  T.split(Each, ", ");
+  for (StringRef E : Each)
+    if (llvm::none_of(Types, [&](const char *X) { return E == X; }))
+      return false;
+  return !Each.empty();
 }
 
 struct Plan {
   std::string Refusal;
   const ThreadIndexVar *X = nullptr;
-  const LoopInfo *Loop = nullptr;
-  SourceSpan After; ///< what follows the loop in the work (lane 0 runs it)
+  /// The loops the lanes share: the work's one loop, or its loops in
+  /// sequence (per-row statistics), between which every lane runs the
+  /// work's statements with every loop's sum in every lane.
+  std::vector<const LoopInfo *> Loops;
+  /// After each loop, the work's statements up to the next loop; after the
+  /// last, what lane 0 alone runs (empty spans when there are none).
+  std::vector<SourceSpan> Afters;
   /// The sum is a global element (LoopInfo::AccumulatedElement): its
   /// accesses in the loop, and the statements before the loop that write
   /// it (lane 0 alone runs them).
@@ -79,32 +87,54 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   if (std::string Why = gridStrideShrinkRefusal(Ctx, K, "x", "multiply");
       !Why.empty())
     return Fail(Why);
-  if (!M.Reduction)
-    return Fail("the guarded work has no loop among its statements (or more "
-                "than one) for the lanes to share");
-  for (const LoopInfo &L : K.Loops)
-    if (L.Id == M.Reduction->Loop)
-      P.Loop = &L;
-  if (!P.Loop)
+  auto LoopById = [&](StringRef Id) -> const LoopInfo * {
+    for (const LoopInfo &L : K.Loops)
+      if (L.Id == Id)
+        return &L;
+    return nullptr;
+  };
+  if (M.Reduction) {
+    P.Loops = {LoopById(M.Reduction->Loop)};
+    P.Afters = {M.Reduction->After};
+  } else if (!M.SequentialLoops.empty()) {
+    for (const std::string &Id : M.SequentialLoops)
+      P.Loops.push_back(LoopById(Id));
+    P.Afters = M.AfterEachLoop;
+  } else {
+    return Fail("the guarded work has no loop among its statements for the "
+                "lanes to share");
+  }
+  if (llvm::is_contained(P.Loops, nullptr))
     return Fail("the work's loop is not modelled");
-  const LoopInfo &L = *P.Loop;
-  if (!L.StripMineRefusal.empty() || L.StartValue.EndOffset == 0)
-    return Fail("loop " + L.Id + " at " + L.Location +
-                " cannot give each lane every G-th iteration: " +
-                (L.StripMineRefusal.empty() ? std::string("no start value")
-                                            : L.StripMineRefusal));
-  if (!L.BodyExit.empty())
-    return Fail("loop " + L.Id + " ends an iteration early (" + L.BodyExit +
-                ")");
-  if (L.ContainsCommunication)
-    return Fail("threads exchange values inside loop " + L.Id);
-  if (L.Accumulator.empty() && L.AccumulatedElement.empty())
-    return Fail("the body of loop " + L.Id + " at " + L.Location +
-                " does not only add to one variable declared outside it or "
-                "to one global element" +
-                (L.BodyChanges.empty()
-                     ? std::string("")
-                     : " (it changes " + L.BodyChanges.front() + ")"));
+  for (const LoopInfo *Each : P.Loops) {
+    const LoopInfo &L = *Each;
+    if (!L.StripMineRefusal.empty() || L.StartValue.EndOffset == 0)
+      return Fail("loop " + L.Id + " at " + L.Location +
+                  " cannot give each lane every G-th iteration: " +
+                  (L.StripMineRefusal.empty() ? std::string("no start value")
+                                              : L.StripMineRefusal));
+    if (!L.BodyExit.empty())
+      return Fail("loop " + L.Id + " ends an iteration early (" + L.BodyExit +
+                  ")");
+    if (L.ContainsCommunication)
+      return Fail("threads exchange values inside loop " + L.Id);
+    if (L.Accumulator.empty() && L.AccumulatedElement.empty())
+      return Fail("the body of loop " + L.Id + " at " + L.Location +
+                  " does not only add to one variable declared outside it or "
+                  "to one global element" +
+                  (L.BodyChanges.empty()
+                       ? std::string("")
+                       : " (it changes " + L.BodyChanges.front() + ")"));
+    if (L.Accumulator.empty() && P.Loops.size() > 1)
+      return Fail("loop " + L.Id + " adds to the global element '" +
+                  L.AccumulatedElement +
+                  "', and the work has other loops after or before it: "
+                  "only sums in registers are shared across several loops");
+    if (!L.Accumulator.empty() && !shuffleable(L.AccumulatorType))
+      return Fail("the sum '" + L.Accumulator + "' is a " + L.AccumulatorType +
+                  ", which warp shuffles do not carry");
+  }
+  const LoopInfo &L = *P.Loops.back();
   if (L.Accumulator.empty()) {
     for (const AccessInfo &A : K.Accesses)
       if (!L.AccumulatedSites.empty() &&
@@ -139,15 +169,15 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
                       "--assume-no-alias if they never overlap");
       }
   }
-  if (!shuffleable(L.AccumulatorType))
-    return Fail("the sum '" + L.Accumulator + "' is a " + L.AccumulatorType +
-                ", which warp shuffles do not carry");
-  // Memory: the loop only reads; every lane runs the work before it, so
-  // that writes nothing; nothing the model cannot see may be written.
+  // Memory: the loops only read; every lane runs the work before the last
+  // one, so that writes nothing; nothing the model cannot see may be
+  // written.
   for (const AccessInfo &A : K.Accesses) {
     if (A.Space == "local")
       continue;
-    bool InLoop = within(A.Span, L.Span);
+    bool InLoop = llvm::any_of(P.Loops, [&](const LoopInfo *Each) {
+      return within(A.Span, Each->Span);
+    });
     if (P.Element && sameElement(A, *P.Element) &&
         A.Span.BeginOffset < L.Span.BeginOffset) {
       // The element before the loop: only in statements of the work that
@@ -187,120 +217,49 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
                   Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str() +
                   "' at " + A.Location + " writes memory " +
                   (InLoop ? "inside the loop, which the lanes would split"
-                          : "before the loop, where every lane of a group "
-                            "would write it"));
+                   : P.Loops.size() > 1
+                       ? "before the last of the work's loops, where every "
+                         "lane of a group would write it"
+                       : "before the loop, where every lane of a group "
+                         "would write it"));
   }
   for (const ParamInfo &Pm : K.Params)
     if (Pm.IsPointer && Pm.Access == "unknown" && !Pm.PointeeConst)
       return Fail("'" + Pm.Name + "' escapes the analysis (" + Pm.EscapeReason +
                   "), and what it writes would be written "
                   "by every lane");
-  P.After = M.Reduction->After;
-  StringRef After = Ctx.Source.slice(P.After.BeginOffset, P.After.EndOffset);
-  if (!findIdentifier(After, 0, After.size(), L.InductionVar).empty())
-    return Fail("the work after loop " + L.Id + " reads '" + L.InductionVar +
-                "', whose final value each lane would have its own of");
+  // Each lane ends a loop with its own value of the loop variable: nothing
+  // after the loop may read it (a later loop that counts with the same
+  // variable sets it first).
+  auto Reads = [&](const SourceSpan &S, StringRef Var) {
+    StringRef T = Ctx.Source.slice(S.BeginOffset, S.EndOffset);
+    return !findIdentifier(T, 0, T.size(), Var).empty();
+  };
+  for (size_t I = 0; I < P.Loops.size(); ++I) {
+    const LoopInfo &Each = *P.Loops[I];
+    bool Read = false;
+    for (size_t J = I; J < P.Afters.size(); ++J)
+      Read |= Reads(P.Afters[J], Each.InductionVar);
+    for (size_t J = I + 1; J < P.Loops.size(); ++J)
+      Read |= P.Loops[J]->InductionVar != Each.InductionVar &&
+              Reads(P.Loops[J]->Span, Each.InductionVar);
+    if (Read)
+      return Fail("the work after loop " + Each.Id + " reads '" +
+                  Each.InductionVar +
+                  "', whose final value each lane would have its own of");
+  }
   return P;
 }
 
-} // namespace
-
-void WarpReduce::describe(const RewriteContext &Ctx, const KernelInfo &K,
-                          KnobSink &Out) const {
-  Plan P = plan(Ctx, K);
-  if (!P.Refusal.empty())
-    return Out.refuse(K.Id, P.Refusal, K.Location);
-  Knob Kn;
-  Kn.Id = K.Id + ".warp_reduce";
-  Kn.Kernel = K.Id;
-  Kn.Default = 1;
-  Kn.Values = {1, 4, 8, 16, 32};
-  Out.offer(std::move(Kn));
-}
-
-Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
-                        const json::Value &V, const ResolvedConfig &Config,
-                        EditSet &Out) const {
-  int64_t G = V.getAsInteger().value_or(1);
-  if (G == 1)
-    return Error::success();
-  const KernelInfo *K = kernelOf(Ctx, Kn);
-  if (!K)
-    return makeToolError(ExitCode::Internal, "no kernel for " + Kn.Id);
-  Plan P = plan(Ctx, *K);
-  if (!P.Refusal.empty())
-    return makeToolError(ExitCode::Internal, P.Refusal);
-  if (coarsening(*K, Config))
-    return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K->Id +
-                             ": coarsen and warp-reduce both remap its "
-                             "threads; choose one");
-  // The others that rewrite the thread mapping or this loop.
-  std::string Other;
-  if (const json::Value *W = Config.value(K->Id + ".vectorize");
-      W && W->getAsInteger().value_or(1) != 1)
-    Other = "vectorize";
-  else if (reductionNestRewritten(Ctx, *K, Config))
-    Other = "shared-stage or register-tile";
-  else if (const json::Value *T = Config.value(K->Id + ".tile." + P.Loop->Id);
-           T && T->getAsString().value_or("none") != "none")
-    Other = "tile";
-  if (!Other.empty())
-    return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K->Id + ": " + Other +
-                             " and warp-reduce both rewrite its threads' "
-                             "loop; choose one");
-  // A new block size gives a launch whose block or grid other kernels (or
-  // other host code) read a grid of its own, recomputed from the source's
-  // extent: multiplying the shared value would not reach it.
-  for (const Knob &BK : Ctx.Knobs.Knobs)
-    if (BK.Kernel == K->Id && BK.Role == KnobRole::BlockShape &&
-        !Config.isDefault(BK))
-      for (const LaunchSite &L : K->Launches)
-        for (const LaunchDim3 *D : {&L.Grid, &L.Block})
-          for (const ValueOrigin &O : D->Dims)
-            if (O.Kind != "default" && !O.ResolvedSpan.Begin.empty() &&
-                (sharedWithOtherKernel(Ctx, *K, O.ResolvedSpan) ||
-                 !O.ReadElsewhere.empty()))
-              return makeToolError(
-                  ExitCode::BadConfig,
-                  "kernel " + K->Id + ": " + BK.Id + " gives the launch at " +
-                      L.Location +
-                      " a grid of its own (its shape is shared with other "
-                      "code), which warp-reduce cannot multiply; choose one");
-  if (std::optional<std::array<int64_t, 3>> B =
-          variantBlockShape(Ctx, *K, Config);
-      B && (*B)[0] % 32 != 0)
-    return makeToolError(ExitCode::BadConfig,
-                         "kernel " + K->Id +
-                             ": warp-reduce needs a block x "
-                             "extent that is a multiple of 32, not " +
-                             std::to_string((*B)[0]));
+/// The edits of one loop the G lanes share (see apply). After is what
+/// follows the last loop, which lane 0 alone runs; nullptr for a loop
+/// other loops follow, after which every lane gets the whole sum.
+Error rewriteLoop(const RewriteContext &Ctx, const Plan &P, const LoopInfo &L,
+                  const SourceSpan *After, int64_t G, const std::string &Lane,
+                  const std::string &Mask, const std::string &Off,
+                  EditSet &Out) {
   StringRef Src = Ctx.Source;
-  const ThreadIndexVar &X = *P.X;
-  const LoopInfo &L = *P.Loop;
   std::string G_ = std::to_string(G);
-  std::string Lane = freshIdentifier(Src, "lane");
-  std::string Mask = freshIdentifier(Src, "group_mask");
-  std::string Off = freshIdentifier(Src, "offset");
-  std::string Ind = lineIndent(Src, X.Decl.BeginOffset).str();
-  // Group g takes the place of the original's thread g: the index is the
-  // thread's global index divided by G (blockDim.x is a multiple of G).
-  std::string Type = X.Type;
-  std::string Decl =
-      "// cuda-rewrite-opt: " + G_ + " lanes share each thread's loop\n" + Ind +
-      "const unsigned " + Lane + " = threadIdx.x % " + G_ + ";\n" + Ind +
-      "const unsigned " + Mask + " = " +
-      (G == 32 ? std::string("0xffffffffu")
-               : "(0xffffffffu >> " + std::to_string(32 - G) +
-                     ") << ((threadIdx.x % 32) / " + G_ + " * " + G_ + ")") +
-      ";\n" + Ind + Type + " " + X.Name + " = (blockIdx.x * blockDim.x + " +
-      "threadIdx.x) / " + G_ + ";";
-  if (Error E = Out.replace(X.Decl.BeginOffset,
-                            X.Decl.EndOffset - X.Decl.BeginOffset, Decl))
-    return E;
-  // Lane 0 keeps the sum's value from before the loop, the others start
-  // from zero; lane l takes iterations l, l + G, ...
   // At the loop's first line (its pragma's, if any), where unroll's pragma
   // goes after it (the registry orders the two).
   std::string LoopInd = lineIndent(Src, L.Span.BeginOffset).str();
@@ -349,26 +308,134 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
                             L.Increment.EndOffset - L.Increment.BeginOffset,
                             L.InductionVar + " += " + G_))
     return E;
-  // The lanes' sums, into lane 0, which runs the rest of the work.
+  std::string Shuffle = After ? "__shfl_down_sync" : "__shfl_xor_sync";
   std::string Tree = "\n" + LoopInd + "for (int " + Off + " = " +
                      std::to_string(G / 2) + "; " + Off + " > 0; " + Off +
-                     " /= 2)\n" + LoopInd + "  " + Sum +
-                     " += __shfl_down_sync(" + Mask + ", " + Sum + ", " + Off +
-                     ", " + G_ + ");";
+                     " /= 2)\n" + LoopInd + "  " + Sum + " += " + Shuffle +
+                     "(" + Mask + ", " + Sum + ", " + Off + ", " + G_ + ");";
   if (P.Element)
     Tree += "\n" + LoopInd + "if (" + Lane + " == 0 && " + Runs + ")\n" +
             LoopInd + "  " + L.AccumulatedElement + " = " + Sum + ";";
   // The loop ends with its body's statement (`;` included).
   unsigned LoopEnd = std::max(L.Span.EndOffset, L.Body.EndOffset);
-  bool HasAfter = P.After.EndOffset > P.After.BeginOffset;
-  if (HasAfter) {
+  if (After && After->EndOffset > After->BeginOffset) {
     Tree += "\n" + LoopInd + "if (" + Lane + " == 0) {";
     if (Error E = Out.insert(LoopEnd, Tree))
       return E;
-    if (Error E = Out.insert(P.After.EndOffset, "\n" + LoopInd + "}" + Close))
-      return E;
-  } else if (Error E = Out.insert(LoopEnd, Tree + Close)) {
+    return Out.insert(After->EndOffset, "\n" + LoopInd + "}" + Close);
+  }
+  return Out.insert(LoopEnd, Tree + Close);
+}
+
+} // namespace
+
+void WarpReduce::describe(const RewriteContext &Ctx, const KernelInfo &K,
+                          KnobSink &Out) const {
+  Plan P = plan(Ctx, K);
+  if (!P.Refusal.empty())
+    return Out.refuse(K.Id, P.Refusal, K.Location);
+  Knob Kn;
+  Kn.Id = K.Id + ".warp_reduce";
+  Kn.Kernel = K.Id;
+  Kn.Default = 1;
+  Kn.Values = {1, 4, 8, 16, 32};
+  Out.offer(std::move(Kn));
+}
+
+Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
+                        const json::Value &V, const ResolvedConfig &Config,
+                        EditSet &Out) const {
+  int64_t G = V.getAsInteger().value_or(1);
+  if (G == 1)
+    return Error::success();
+  const KernelInfo *K = kernelOf(Ctx, Kn);
+  if (!K)
+    return makeToolError(ExitCode::Internal, "no kernel for " + Kn.Id);
+  Plan P = plan(Ctx, *K);
+  if (!P.Refusal.empty())
+    return makeToolError(ExitCode::Internal, P.Refusal);
+  if (coarsening(*K, Config))
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K->Id +
+                             ": coarsen and warp-reduce both remap its "
+                             "threads; choose one");
+  // The others that rewrite the thread mapping or this loop.
+  std::string Other;
+  if (const json::Value *W = Config.value(K->Id + ".vectorize");
+      W && W->getAsInteger().value_or(1) != 1)
+    Other = "vectorize";
+  else if (reductionNestRewritten(Ctx, *K, Config))
+    Other = "shared-stage or register-tile";
+  else
+    for (const LoopInfo *L : P.Loops)
+      if (const json::Value *T = Config.value(K->Id + ".tile." + L->Id);
+          T && T->getAsString().value_or("none") != "none")
+        Other = "tile";
+  if (!Other.empty())
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K->Id + ": " + Other +
+                             " and warp-reduce both rewrite its threads' "
+                             "loop; choose one");
+  // A new block size gives a launch whose block or grid other kernels (or
+  // other host code) read a grid of its own, recomputed from the source's
+  // extent: multiplying the shared value would not reach it.
+  for (const Knob &BK : Ctx.Knobs.Knobs)
+    if (BK.Kernel == K->Id && BK.Role == KnobRole::BlockShape &&
+        !Config.isDefault(BK))
+      for (const LaunchSite &L : K->Launches)
+        for (const LaunchDim3 *D : {&L.Grid, &L.Block})
+          for (const ValueOrigin &O : D->Dims)
+            if (O.Kind != "default" && !O.ResolvedSpan.Begin.empty() &&
+                (sharedWithOtherKernel(Ctx, *K, O.ResolvedSpan) ||
+                 !O.ReadElsewhere.empty()))
+              return makeToolError(
+                  ExitCode::BadConfig,
+                  "kernel " + K->Id + ": " + BK.Id + " gives the launch at " +
+                      L.Location +
+                      " a grid of its own (its shape is shared with other "
+                      "code), which warp-reduce cannot multiply; choose one");
+  if (std::optional<std::array<int64_t, 3>> B =
+          variantBlockShape(Ctx, *K, Config);
+      B && (*B)[0] % 32 != 0)
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K->Id +
+                             ": warp-reduce needs a block x "
+                             "extent that is a multiple of 32, not " +
+                             std::to_string((*B)[0]));
+  StringRef Src = Ctx.Source;
+  const ThreadIndexVar &X = *P.X;
+  std::string G_ = std::to_string(G);
+  std::string Lane = freshIdentifier(Src, "lane");
+  std::string Mask = freshIdentifier(Src, "group_mask");
+  std::string Off = freshIdentifier(Src, "offset");
+  std::string Ind = lineIndent(Src, X.Decl.BeginOffset).str();
+  // Group g takes the place of the original's thread g: the index is the
+  // thread's global index divided by G (blockDim.x is a multiple of G).
+  std::string Type = X.Type;
+  std::string Decl =
+      "// cuda-rewrite-opt: " + G_ + " lanes share each thread's loop\n" + Ind +
+      "const unsigned " + Lane + " = threadIdx.x % " + G_ + ";\n" + Ind +
+      "const unsigned " + Mask + " = " +
+      (G == 32 ? std::string("0xffffffffu")
+               : "(0xffffffffu >> " + std::to_string(32 - G) +
+                     ") << ((threadIdx.x % 32) / " + G_ + " * " + G_ + ")") +
+      ";\n" + Ind + Type + " " + X.Name + " = (blockIdx.x * blockDim.x + " +
+      "threadIdx.x) / " + G_ + ";";
+  if (Error E = Out.replace(X.Decl.BeginOffset,
+                            X.Decl.EndOffset - X.Decl.BeginOffset, Decl))
     return E;
+  // Each loop: lane 0 keeps the sum's value from before the loop, the
+  // others start from zero; lane l takes iterations l, l + G, ...; after
+  // it, the lanes' sums are added: into every lane (a butterfly, whose
+  // additions are the same in every lane, so every lane holds the same
+  // bits) where more of the work follows for every lane, into lane 0 after
+  // the last loop, where lane 0 alone runs the rest.
+  for (size_t I = 0; I < P.Loops.size(); ++I) {
+    bool Last = I + 1 == P.Loops.size();
+    if (Error E =
+            rewriteLoop(Ctx, P, *P.Loops[I], Last ? &P.Afters[I] : nullptr, G,
+                        Lane, Mask, Off, Out))
+      return E;
   }
   return growGrid(Ctx, *K, "x", G, Out);
 }

@@ -223,8 +223,12 @@ private:
     if (Changed.size() != 1)
       return; // two variables change
     const VarDecl *Acc = Changed.front();
-    if (!Acc->getType()->isArithmeticType() ||
-        Acc->getType().isVolatileQualified())
+    // In a template kernel, a sum of a dependent type (`T sum`) is what
+    // the launches instantiate it with.
+    std::string Types = Acc->getType()->isDependentType()
+                            ? instantiatedTypes(Acc)
+                            : arithmeticType(Acc->getType());
+    if (Types.empty())
       return;
     // Every reference to Acc is the left side of an addition into it.
     struct Finder : RecursiveASTVisitor<Finder> {
@@ -277,8 +281,48 @@ private:
     if (Find.Bad || Find.Adds == 0 || Find.Refs != Find.Adds)
       return;
     L.Accumulator = Acc->getNameAsString();
-    L.AccumulatorType =
-        Acc->getType().getCanonicalType().getUnqualifiedType().getAsString();
+    L.AccumulatorType = Types;
+  }
+
+  /// T, canonical and unqualified, when it is an arithmetic type that is
+  /// not volatile; "" otherwise.
+  static std::string arithmeticType(QualType T) {
+    if (!T->isArithmeticType() || T.isVolatileQualified())
+      return "";
+    return T.getCanonicalType().getUnqualifiedType().getAsString();
+  }
+
+  /// The types V (declared in a template kernel with a dependent type) has
+  /// in the kernel's instantiations, ", "-separated; "" when the kernel has
+  /// none or one of them is not arithmetic.
+  std::string instantiatedTypes(const VarDecl *V) {
+    const FunctionTemplateDecl *FT = Kernel->getDescribedFunctionTemplate();
+    if (!FT)
+      return "";
+    std::set<std::string> Types;
+    for (const FunctionDecl *Spec : FT->specializations()) {
+      if (!Spec->hasBody())
+        continue;
+      struct Find : RecursiveASTVisitor<Find> {
+        SourceLocation At;
+        const VarDecl *Found = nullptr;
+        bool VisitVarDecl(VarDecl *D) {
+          if (D->getLocation() == At)
+            Found = D;
+          return true;
+        }
+      } F;
+      F.At = V->getLocation();
+      F.TraverseStmt(Spec->getBody());
+      std::string T = F.Found ? arithmeticType(F.Found->getType()) : "";
+      if (T.empty())
+        return "";
+      Types.insert(T);
+    }
+    std::string Joined;
+    for (const std::string &T : Types)
+      Joined += (Joined.empty() ? "" : ", ") + T;
+    return Joined;
   }
 
   /// AccumulatedElement, AccumulatedSites and AccumulatorType of a loop

@@ -360,7 +360,8 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"stray_builtins", strings(M.StrayBuiltins)},
                       {"outside_writes", strings(M.OutsideWrites)},
                       {"conditionals", strings(M.Conditionals)},
-                      {"reduction", std::move(Reduction)}};
+                      {"reduction", std::move(Reduction)},
+                      {"sequential_loops", strings(M.SequentialLoops)}};
 }
 
 json::Value blockReadsJSON(const BlockIndexReads &R) {

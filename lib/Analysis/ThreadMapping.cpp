@@ -814,7 +814,40 @@ private:
 
   SourceSpan stmtSpan(const Stmt *S) { return Text.statementSpan(S); }
 
+  /// The work's loops when it has several (ThreadMapping::SequentialLoops).
+  void findSequentialLoops(const std::vector<const Stmt *> &Work) {
+    std::vector<size_t> At;
+    for (size_t I = 0; I < Work.size(); ++I)
+      if (isa<ForStmt>(Work[I]))
+        At.push_back(I);
+    if (At.size() < 2)
+      return;
+    for (size_t N = 0; N < At.size(); ++N) {
+      SourceSpan Loop = stmtSpan(Work[At[N]]);
+      std::string Id;
+      for (const LoopInfo &L : Info.Loops)
+        if (L.Span.BeginOffset == Loop.BeginOffset)
+          Id = L.Id;
+      if (Id.empty())
+        return M.SequentialLoops.clear(), M.AfterEachLoop.clear();
+      M.SequentialLoops.push_back(Id);
+      size_t From = At[N] + 1;
+      size_t To = N + 1 < At.size() ? At[N + 1] : Work.size();
+      SourceSpan After;
+      if (From < To) {
+        After = stmtSpan(Work[From]);
+        SourceSpan Last = stmtSpan(Work[To - 1]);
+        After.EndOffset = Last.EndOffset;
+        After.End = Last.End;
+      } else {
+        After.BeginOffset = After.EndOffset = Loop.EndOffset;
+      }
+      M.AfterEachLoop.push_back(After);
+    }
+  }
+
   void findReduction(const std::vector<const Stmt *> &Work) {
+    findSequentialLoops(Work);
     size_t LoopAt = Work.size();
     for (size_t I = 0; I < Work.size(); ++I)
       if (isa<ForStmt>(Work[I])) {

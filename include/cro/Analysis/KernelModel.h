@@ -273,7 +273,9 @@ struct LoopInfo {
   /// The one variable declared outside the body that the body changes, when
   /// every change adds to it (`acc += e`, `acc = acc + e`, `acc -= e`) with
   /// e not reading it and nothing else in the body reads it: the loop sums
-  /// into it, in any order up to rounding. Its type, canonical. "" when not.
+  /// into it, in any order up to rounding. Its type, canonical; in a
+  /// template kernel, a sum of a dependent type has the types of the
+  /// kernel's instantiations, ", "-separated ("double, float"). "" when not.
   std::string Accumulator, AccumulatorType;
   /// Where the body changes no variable declared outside it but adds to one
   /// global element at an index the loop does not change (`x1[i] += e`,
@@ -486,6 +488,14 @@ struct ThreadMapping {
   /// "threadIdx.x at k.cu:7:3".
   std::vector<std::string> StrayBuiltins;
   std::optional<ReductionLoopInfo> Reduction;
+  /// The work's statements that are loops, when there are two or more
+  /// (per-row statistics: a loop for the mean, statements, a loop for the
+  /// variance): their LoopInfo ids in order, and after each loop the
+  /// statements up to the next loop, or to the end of the work after the
+  /// last (an empty span at the loop's end when there are none). Empty
+  /// when the work has fewer than two loops.
+  std::vector<std::string> SequentialLoops;
+  std::vector<SourceSpan> AfterEachLoop;
 
   const ThreadIndexVar *indexVar(llvm::StringRef Dim) const {
     for (const ThreadIndexVar &V : IndexVars)
