@@ -35,6 +35,10 @@ struct Plan {
   /// sequence (per-row statistics), between which every lane runs the
   /// work's statements with every loop's sum in every lane.
   std::vector<const LoopInfo *> Loops;
+  /// Per loop: it sums nothing but writes an element of its own per
+  /// iteration (layer normalization's `y[r * cols + c] = ...` after the
+  /// mean and variance): the lanes split its iterations, with no sum to add.
+  std::vector<bool> Maps;
   /// After each loop, the work's statements up to the next loop; after the
   /// last, what lane 0 alone runs (empty spans when there are none).
   std::vector<SourceSpan> Afters;
@@ -50,6 +54,68 @@ bool sameElement(const AccessInfo &A, const AccessInfo &E) {
   return A.Base == E.Base && A.Indices.size() == 1 && E.Indices.size() == 1 &&
          A.Indices[0].Affine && E.Indices[0].Affine &&
          A.Indices[0].Form == E.Indices[0].Form;
+}
+
+/// Why the lanes of a group may not split loop L, which sums nothing, each
+/// taking every G-th iteration ("" when they may): every iteration must
+/// write elements of its own (a single index whose coefficient on the loop
+/// variable is a nonzero constant) and read what the loop writes only at
+/// the element it writes, through no pointer that may point into it.
+std::string mapLoopRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                           const LoopInfo &L) {
+  for (const LoopInfo &Inner : K.Loops)
+    if (&Inner != &L && within(Inner.Span, L.Span))
+      return "loop " + L.Id + " writes memory and holds loop " + Inner.Id +
+             ", whose iterations could write one element twice";
+  std::vector<const AccessInfo *> Writes;
+  for (const AccessInfo &A : K.Accesses) {
+    if (!within(A.Span, L.Span) || A.Space == "local" || A.Mode == "read")
+      continue;
+    std::string Text =
+        Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset).str();
+    if (A.Mode == "atomic")
+      return "loop " + L.Id + " updates '" + Text + "' atomically";
+    std::optional<int64_t> Step =
+        A.Indices.size() == 1 && A.Indices[0].Affine
+            ? A.Indices[0].Form.coefficient(L.InductionVar).constantValue()
+            : std::nullopt;
+    if (!Step || *Step == 0)
+      return "'" + Text + "' at " + A.Location + " is written by loop " + L.Id +
+             " at an index that does not change by a constant with '" +
+             L.InductionVar + "', so two lanes could write one element";
+    Writes.push_back(&A);
+  }
+  if (Writes.empty())
+    return "loop " + L.Id + " neither sums nor writes memory";
+  std::string Alias = launchAliasingReason(K);
+  auto ParamOf = [&](StringRef Name) -> const ParamInfo * {
+    for (const ParamInfo &Pm : K.Params)
+      if (Pm.Name == Name)
+        return &Pm;
+    return nullptr;
+  };
+  for (const AccessInfo &A : K.Accesses) {
+    if (!within(A.Span, L.Span) || A.Space == "local" || A.Mode != "read")
+      continue;
+    for (const AccessInfo *W : Writes) {
+      if (A.Base == W->Base) {
+        if (!sameElement(A, *W))
+          return "loop " + L.Id + " reads '" + A.Base + "' at " + A.Location +
+                 " at another element than it writes, which another lane "
+                 "may write first";
+        continue;
+      }
+      const ParamInfo *AP = ParamOf(A.Base), *WP = ParamOf(W->Base);
+      bool Distinct = Ctx.Options.AssumeNoAlias || Alias.empty() ||
+                      (AP && WP && AP->IsRestrict && WP->IsRestrict);
+      if (!Distinct)
+        return "'" + A.Base + "' may point into '" + W->Base + "' (" + Alias +
+               "), which loop " + L.Id +
+               " writes while its lanes read; pass --assume-no-alias if "
+               "they never overlap";
+    }
+  }
+  return "";
 }
 
 Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
@@ -108,6 +174,19 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
     return Fail("the work's loop is not modelled");
   for (const LoopInfo *Each : P.Loops) {
     const LoopInfo &L = *Each;
+    // A loop after the last sum that writes an element per iteration.
+    bool SumsBefore = llvm::any_of(P.Loops, [&](const LoopInfo *O) {
+      return O->Span.BeginOffset < L.Span.BeginOffset &&
+             !O->Accumulator.empty();
+    });
+    if (SumsBefore && L.Accumulator.empty() && L.AccumulatedElement.empty() &&
+        L.BodyChanges.empty()) {
+      if (std::string Why = mapLoopRefusal(Ctx, K, L); !Why.empty())
+        return Fail(Why);
+      P.Maps.push_back(true);
+      continue;
+    }
+    P.Maps.push_back(false);
     if (!L.StripMineRefusal.empty() || L.StartValue.EndOffset == 0)
       return Fail("loop " + L.Id + " at " + L.Location +
                   " cannot give each lane every G-th iteration: " +
@@ -134,8 +213,16 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
       return Fail("the sum '" + L.Accumulator + "' is a " + L.AccumulatorType +
                   ", which warp shuffles do not carry");
   }
+  // Sums first, then the loops that write: the lanes' writes must not be
+  // read by a later sum.
+  for (size_t I = 1; I < P.Loops.size(); ++I)
+    if (P.Maps[I - 1] && !P.Maps[I])
+      return Fail("loop " + P.Loops[I]->Id + " sums after loop " +
+                  P.Loops[I - 1]->Id +
+                  " writes memory, which its lanes could read before another "
+                  "lane wrote it");
   const LoopInfo &L = *P.Loops.back();
-  if (L.Accumulator.empty()) {
+  if (L.Accumulator.empty() && !L.AccumulatedElement.empty()) {
     for (const AccessInfo &A : K.Accesses)
       if (!L.AccumulatedSites.empty() &&
           A.Span.BeginOffset == L.AccumulatedSites.front().BeginOffset)
@@ -178,6 +265,11 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
     bool InLoop = llvm::any_of(P.Loops, [&](const LoopInfo *Each) {
       return within(A.Span, Each->Span);
     });
+    bool InMap = false;
+    for (size_t I = 0; I < P.Loops.size(); ++I)
+      InMap |= P.Maps[I] && within(A.Span, P.Loops[I]->Span);
+    if (InMap)
+      continue; // mapLoopRefusal judged it
     if (P.Element && sameElement(A, *P.Element) &&
         A.Span.BeginOffset < L.Span.BeginOffset) {
       // The element before the loop: only in statements of the work that
@@ -249,6 +341,37 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
                   "', whose final value each lane would have its own of");
   }
   return P;
+}
+
+/// The edits of a loop that writes an element per iteration (Plan::Maps):
+/// lane l takes iterations l, l + G, ...; the group's lanes meet after it
+/// (__syncwarp, which also orders their writes) before what follows reads
+/// what another lane wrote; lane 0 alone runs the work after the last loop.
+Error rewriteMapLoop(const RewriteContext &Ctx, const LoopInfo &L,
+                     const SourceSpan *After, int64_t G, bool Followed,
+                     const std::string &Lane, const std::string &Mask,
+                     EditSet &Out) {
+  StringRef Src = Ctx.Source;
+  std::string LoopInd = lineIndent(Src, L.Span.BeginOffset).str();
+  if (Error E = Out.insert(L.StartValue.BeginOffset, "("))
+    return E;
+  if (Error E = Out.insert(L.StartValue.EndOffset, ") + " + Lane))
+    return E;
+  if (Error E = Out.replace(L.Increment.BeginOffset,
+                            L.Increment.EndOffset - L.Increment.BeginOffset,
+                            L.InductionVar + " += " + std::to_string(G)))
+    return E;
+  if (!Followed)
+    return Error::success();
+  std::string Sync = "\n" + LoopInd + "__syncwarp(" + Mask + ");";
+  unsigned LoopEnd = std::max(L.Span.EndOffset, L.Body.EndOffset);
+  if (After && After->EndOffset > After->BeginOffset) {
+    if (Error E = Out.insert(LoopEnd, Sync + "\n" + LoopInd + "if (" + Lane +
+                                          " == 0) {"))
+      return E;
+    return Out.insert(After->EndOffset, "\n" + LoopInd + "}");
+  }
+  return Out.insert(LoopEnd, Sync);
 }
 
 /// The edits of one loop the G lanes share (see apply). After is what
@@ -430,8 +553,18 @@ Error WarpReduce::apply(const RewriteContext &Ctx, const Knob &Kn,
   // additions are the same in every lane, so every lane holds the same
   // bits) where more of the work follows for every lane, into lane 0 after
   // the last loop, where lane 0 alone runs the rest.
+  // A loop that writes an element per iteration only splits its
+  // iterations (rewriteMapLoop).
   for (size_t I = 0; I < P.Loops.size(); ++I) {
     bool Last = I + 1 == P.Loops.size();
+    if (P.Maps[I]) {
+      bool Followed = !Last || P.Afters[I].EndOffset > P.Afters[I].BeginOffset;
+      if (Error E =
+              rewriteMapLoop(Ctx, *P.Loops[I], Last ? &P.Afters[I] : nullptr, G,
+                             Followed, Lane, Mask, Out))
+        return E;
+      continue;
+    }
     if (Error E =
             rewriteLoop(Ctx, P, *P.Loops[I], Last ? &P.Afters[I] : nullptr, G,
                         Lane, Mask, Off, Out))
