@@ -343,6 +343,18 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   return P;
 }
 
+/// Lane l of a group of G takes iterations l, l + G, ... of L.
+Error splitIterations(const LoopInfo &L, int64_t G, const std::string &Lane,
+                      EditSet &Out) {
+  if (Error E = Out.insert(L.StartValue.BeginOffset, "("))
+    return E;
+  if (Error E = Out.insert(L.StartValue.EndOffset, ") + " + Lane))
+    return E;
+  return Out.replace(L.Increment.BeginOffset,
+                     L.Increment.EndOffset - L.Increment.BeginOffset,
+                     L.InductionVar + " += " + std::to_string(G));
+}
+
 /// The edits of a loop that writes an element per iteration (Plan::Maps):
 /// lane l takes iterations l, l + G, ...; the group's lanes meet after it
 /// (__syncwarp, which also orders their writes) before what follows reads
@@ -353,13 +365,7 @@ Error rewriteMapLoop(const RewriteContext &Ctx, const LoopInfo &L,
                      EditSet &Out) {
   StringRef Src = Ctx.Source;
   std::string LoopInd = lineIndent(Src, L.Span.BeginOffset).str();
-  if (Error E = Out.insert(L.StartValue.BeginOffset, "("))
-    return E;
-  if (Error E = Out.insert(L.StartValue.EndOffset, ") + " + Lane))
-    return E;
-  if (Error E = Out.replace(L.Increment.BeginOffset,
-                            L.Increment.EndOffset - L.Increment.BeginOffset,
-                            L.InductionVar + " += " + std::to_string(G)))
+  if (Error E = splitIterations(L, G, Lane, Out))
     return E;
   if (!Followed)
     return Error::success();
@@ -423,13 +429,7 @@ Error rewriteLoop(const RewriteContext &Ctx, const Plan &P, const LoopInfo &L,
                                        LoopInd + "  " + Sum + " = 0;\n")) {
     return E;
   }
-  if (Error E = Out.insert(L.StartValue.BeginOffset, "("))
-    return E;
-  if (Error E = Out.insert(L.StartValue.EndOffset, ") + " + Lane))
-    return E;
-  if (Error E = Out.replace(L.Increment.BeginOffset,
-                            L.Increment.EndOffset - L.Increment.BeginOffset,
-                            L.InductionVar + " += " + G_))
+  if (Error E = splitIterations(L, G, Lane, Out))
     return E;
   std::string Shuffle = After ? "__shfl_down_sync" : "__shfl_xor_sync";
   std::string Tree = "\n" + LoopInd + "for (int " + Off + " = " +
