@@ -43,8 +43,8 @@ Error checkExecutor(Executor &E) {
 
 namespace {
 
-Error gpuError(const Twine &Msg) {
-  return makeToolError(ExitCode::Usage, "--gpus: " + Msg);
+Error gpuError(const Twine &Msg, ExitCode Code = ExitCode::Usage) {
+  return makeToolError(Code, "--gpus: " + Msg);
 }
 
 } // namespace
@@ -93,7 +93,7 @@ selectGpus(StringRef Spec, ArrayRef<GpuEntry> Listed,
     }
   }
   if (Chosen.empty())
-    return gpuError("no GPU can be used on this machine");
+    return gpuError("no GPU can be used on this machine", ExitCode::NoGpu);
   // Every chosen GPU must be one nvidia-smi lists (by index or UUID), and
   // all of one model: the search compares their times with each other.
   std::string Model;

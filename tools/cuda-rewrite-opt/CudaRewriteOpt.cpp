@@ -615,7 +615,12 @@ std::string optionWithoutEffect(unsigned Mode) {
       {&RecordFormat, ModeSearch},
       {&RequireGpu, ModeTune},
   };
-  for (const auto &[Opt, Modes] : Table) {
+  std::vector<std::pair<const cl::Option *, unsigned>> All(std::begin(Table),
+                                                           std::end(Table));
+  // Where builds and runs happen matters only where something runs.
+  for (const cl::Option *O : executorOptions())
+    All.push_back({O, Running});
+  for (const auto &[Opt, Modes] : All) {
     if (Opt->getNumOccurrences() == 0 || (Modes & Mode))
       continue;
     std::string Where;
@@ -768,20 +773,21 @@ int run(int argc, char **argv) {
   Control.Seed = Seed;
   Control.Batch = std::max(1u, Batch.getValue());
   Control.Patience = Patience;
-  // Before anything asks for the GPU: --gpus decides which one that is.
-  Expected<std::unique_ptr<Executor>> Exec = executorFromOptions();
-  if (!Exec)
-    return reportAndGetExitCode(Exec.takeError(), errs());
-  if (*Exec) // a candidate for every slot in each batch
-    Control.Batch = std::max(Control.Batch, (*Exec)->slots());
-  // A cluster that runs nothing fails the command now, not each evaluation.
-  bool Tunes = !OutputFile.empty() && !Analyze && ApplyConfig.empty() &&
-               ApplyEach.empty() && !Replay && !PrintSpace;
-  bool Measures = Search || Measure || Tunes ||
-                  (!Simulate.empty() && EvaluatePoint.empty());
-  if (*Exec && (*Exec)->remote() && Measures)
-    if (Error E = checkExecutor(**Exec))
-      return reportAndGetExitCode(std::move(E), errs());
+  // Where builds and runs happen (--executor, --gpus), made once the mode
+  // is known and before anything asks for the GPU (--gpus decides which);
+  // a cluster that runs nothing fails the command then, not each
+  // evaluation.
+  std::unique_ptr<Executor> Exec;
+  auto StartExecutor = [&](bool Measures) -> Error {
+    Expected<std::unique_ptr<Executor>> E = executorFromOptions();
+    if (!E)
+      return E.takeError();
+    Exec = std::move(*E);
+    if (!Exec)
+      return Error::success();
+    Control.Batch = std::max(Control.Batch, Exec->slots()); // one per slot
+    return Exec->remote() && Measures ? checkExecutor(*Exec) : Error::success();
+  };
   if (!EvaluatePoint.empty() && Simulate.empty()) {
     errs() << "cuda-rewrite-opt: error: --evaluate-point goes with "
               "--simulate\n";
@@ -802,11 +808,13 @@ int run(int argc, char **argv) {
     }
     if (!EvaluatePoint.empty())
       return runEvaluatePoint(Simulate, EvaluatePoint, errs());
+    if (Error E = StartExecutor(/*Measures=*/true))
+      return reportAndGetExitCode(std::move(E), errs());
     SimulateRequest SR{Simulate.getValue(),
                        Control,
                        ReportFile.getValue(),
                        std::string("cuda-rewrite-opt ") + CRO_VERSION,
-                       Exec->get(),
+                       Exec.get(),
                        sys::fs::getMainExecutable(argv[0], (void *)&run)};
     return runSimulate(SR, errs());
   }
@@ -857,6 +865,9 @@ int run(int argc, char **argv) {
     errs() << "cuda-rewrite-opt: error: " << Idle << "\n";
     return static_cast<int>(ExitCode::Usage);
   }
+  if (Error E = StartExecutor(Mode == ModeMeasure || Mode == ModeSearch ||
+                              Mode == ModeTune))
+    return reportAndGetExitCode(std::move(E), errs());
 
   FrontendOptions Opts;
   Opts.InputFile = InputFile;
@@ -951,7 +962,7 @@ int run(int argc, char **argv) {
   Req.FlushL2 = FlushL2;
   Req.CompareAllCaptures = CompareAllCaptures;
   Req.TimeoutSeconds = RunTimeout;
-  Req.Via = Exec->get();
+  Req.Via = Exec.get();
   if (RelTolOpt > 0)
     Req.RelTol = RelTolOpt.getValue();
 

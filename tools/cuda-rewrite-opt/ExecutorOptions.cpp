@@ -57,6 +57,11 @@ Error usage(const Twine &Msg) {
 
 } // namespace
 
+std::vector<const cl::Option *> executorOptions() {
+  return {&ExecutorName, &Gpus,      &SlurmPartition, &SlurmAccount,
+          &SlurmGres,    &SlurmTime, &SlurmJobs};
+}
+
 Expected<std::unique_ptr<Executor>> executorFromOptions() {
   bool SlurmGiven =
       SlurmPartition.getNumOccurrences() || SlurmAccount.getNumOccurrences() ||

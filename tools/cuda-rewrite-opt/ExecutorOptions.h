@@ -5,11 +5,16 @@
 #include "cro/Execute/Executor.h"
 #include "llvm/Support/CommandLine.h"
 #include <memory>
+#include <vector>
 
 namespace cro {
 
 /// The options' own section of --help.
 llvm::cl::OptionCategory &executorCategory();
+
+/// The options themselves (for the check that every option given does
+/// something in the mode asked for).
+std::vector<const llvm::cl::Option *> executorOptions();
 
 /// The executor the options ask for; nullptr when they ask for nothing
 /// (this host, the tool's own environment: the tool as it always ran). An
