@@ -199,8 +199,9 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
       return Fail("threads exchange values inside loop " + L.Id);
     if (L.Accumulator.empty() && L.AccumulatedElement.empty())
       return Fail("the body of loop " + L.Id + " at " + L.Location +
-                  " does not only add to one variable declared outside it or "
-                  "to one global element" +
+                  " does not only add to (or take a maximum or minimum into) "
+                  "one variable declared outside it, or add to one global "
+                  "element" +
                   (L.BodyChanges.empty()
                        ? std::string("")
                        : " (it changes " + L.BodyChanges.front() + ")"));
@@ -210,8 +211,8 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
                   "', and the work has other loops after or before it: "
                   "only sums in registers are shared across several loops");
     if (!L.Accumulator.empty() && !shuffleable(L.AccumulatorType))
-      return Fail("the sum '" + L.Accumulator + "' is a " + L.AccumulatorType +
-                  ", which warp shuffles do not carry");
+      return Fail("the reduction '" + L.Accumulator + "' is a " +
+                  L.AccumulatorType + ", which warp shuffles do not carry");
   }
   // Sums first, then the loops that write: the lanes' writes must not be
   // read by a later sum.
@@ -424,6 +425,13 @@ Error rewriteLoop(const RewriteContext &Ctx, const Plan &P, const LoopInfo &L,
       if (Error E =
               Out.replace(S.BeginOffset, S.EndOffset - S.BeginOffset, Sum))
         return E;
+  } else if (!L.AccumulatorCombine.empty()) {
+    // A maximum or minimum needs no reset: every lane of the group ran the
+    // same statements before the loop, so each starts from the value the
+    // original thread had, and taking it again changes nothing.
+    if (!Open.empty())
+      if (Error E = Out.insert(First, Open))
+        return E;
   } else if (Error E =
                  Out.insert(First, Open + LoopInd + "if (" + Lane + " != 0)\n" +
                                        LoopInd + "  " + Sum + " = 0;\n")) {
@@ -432,10 +440,15 @@ Error rewriteLoop(const RewriteContext &Ctx, const Plan &P, const LoopInfo &L,
   if (Error E = splitIterations(L, G, Lane, Out))
     return E;
   std::string Shuffle = After ? "__shfl_down_sync" : "__shfl_xor_sync";
+  std::string Other =
+      Shuffle + "(" + Mask + ", " + Sum + ", " + Off + ", " + G_ + ")";
+  std::string Step = L.AccumulatorCombine.empty()
+                         ? Sum + " += " + Other + ";"
+                         : Sum + " = " + L.AccumulatorCombine + "(" + Sum +
+                               ", " + Other + ");";
   std::string Tree = "\n" + LoopInd + "for (int " + Off + " = " +
                      std::to_string(G / 2) + "; " + Off + " > 0; " + Off +
-                     " /= 2)\n" + LoopInd + "  " + Sum + " += " + Shuffle +
-                     "(" + Mask + ", " + Sum + ", " + Off + ", " + G_ + ");";
+                     " /= 2)\n" + LoopInd + "  " + Step;
   if (P.Element)
     Tree += "\n" + LoopInd + "if (" + Lane + " == 0 && " + Runs + ")\n" +
             LoopInd + "  " + L.AccumulatedElement + " = " + Sum + ";";

@@ -16,9 +16,13 @@ namespace cro {
 /// loop. The grid grows G times: group g takes the place of the original's
 /// thread g, whatever the guard.
 ///
+/// A loop that keeps a maximum or minimum instead (`m = fmaxf(m, x[k])`,
+/// `lo = min(lo, a[k])`: the model's AccumulatorCombine) is split the same
+/// way, its lanes' values combined with the function the loop calls.
+///
 /// The additions happen in another order, so floating-point sums change in
 /// their last bits: the variant is kept only where the tool's verification
-/// tolerance accepts it (integer sums are exact).
+/// tolerance accepts it (integer sums, maxima and minima are exact).
 ///
 /// Legal where the model proves it: the thread index along x is the
 /// global index and nothing else reads threadIdx.x or blockIdx.x; threads
@@ -26,7 +30,8 @@ namespace cro {
 /// memory atomically; the loop is a statement of the guarded work that
 /// counts up by one between bounds that read no memory, its body leaves it
 /// only by running to its end, writes no memory and changes one variable
-/// declared outside it, only by adding to it (the model's accumulator);
+/// declared outside it, only by adding to it or taking a maximum or minimum
+/// into it (the model's accumulator);
 /// the work before the loop writes no memory (every lane runs it); what
 /// follows the loop does not read the loop variable (each lane's differs);
 /// the guard changes nothing when evaluated; the blocks' x extent is a

@@ -5,6 +5,7 @@
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -214,6 +215,7 @@ private:
                            const DenseSet<const VarDecl *> &HeaderChanges) {
     L.Accumulator.clear();
     L.AccumulatorType.clear();
+    L.AccumulatorCombine.clear();
     L.AccumulatedElement.clear();
     L.AccumulatedSites.clear();
     if (llvm::is_contained(Changed, LoopVar))
@@ -230,11 +232,20 @@ private:
                             : arithmeticType(Acc->getType());
     if (Types.empty())
       return;
-    // Every reference to Acc is the left side of an addition into it.
+    // Every reference to Acc is the left side of an addition into it, or
+    // of a maximum or minimum taken into it (`acc = fmaxf(acc, e)`): all
+    // of one kind.
     struct Finder : RecursiveASTVisitor<Finder> {
       const VarDecl *Acc;
+      const SourceText *Text;
       unsigned Adds = 0, Refs = 0;
       bool Bad = false;
+      std::optional<std::string> Combine; ///< "" adds; else the callee
+      void kind(const std::string &K) {
+        if (Combine && *Combine != K)
+          Bad = true;
+        Combine = K;
+      }
       bool VisitDeclRefExpr(DeclRefExpr *E) {
         Refs += E->getDecl() == Acc;
         return true;
@@ -248,11 +259,53 @@ private:
           Bad = true;
         else
           ++Adds;
+        kind("");
         return true;
+      }
+      /// acc = f(acc, e) or f(e, acc), f a maximum or minimum (fmaxf, fmax,
+      /// fminf, fmin, max, min -- CUDA's, the C library's or std::, not a
+      /// function of the user's program of that name): the
+      /// callee as spelled, so the combining step calls what the loop
+      /// calls; "" when the call is not one.
+      std::string maxMinCall(const Expr *E) {
+        const auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+        if (!C || C->getNumArgs() != 2)
+          return "";
+        const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
+        // The library's function, not one of the user's that happens to be
+        // called max: only the library's is known to keep the larger value.
+        auto Library = [&](const NamedDecl *D) {
+          return !Text->inUserFile(D->getLocation());
+        };
+        std::string Name;
+        if (const auto *D = dyn_cast<DeclRefExpr>(Callee)) {
+          if (!Library(D->getDecl()))
+            return "";
+          Name = D->getDecl()->getNameAsString();
+        } else if (const auto *U = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+          if (U->getNumDecls() == 0 || !llvm::all_of(U->decls(), Library))
+            return "";
+          Name = U->getName().getAsString();
+        }
+        static const char *MaxMin[] = {"fmaxf", "fmax", "fminf",
+                                       "fmin",  "max",  "min"};
+        if (llvm::none_of(MaxMin, [&](const char *M) { return Name == M; }))
+          return "";
+        bool L = referencedVar(C->getArg(0)) == Acc,
+             R = referencedVar(C->getArg(1)) == Acc;
+        if (L == R || referencedVars(C->getArg(L ? 1 : 0)).count(Acc))
+          return "";
+        return Text->text(Callee);
       }
       bool VisitBinaryOperator(BinaryOperator *B) {
         if (B->getOpcode() != BO_Assign || referencedVar(B->getLHS()) != Acc)
           return true;
+        if (std::string F = maxMinCall(B->getRHS()); !F.empty()) {
+          kind(F);
+          Adds += 2; // the assignment's and the argument's references
+          return true;
+        }
+        kind("");
         // acc = acc + e (or e + acc)
         const auto *Sum =
             dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
@@ -277,11 +330,13 @@ private:
       }
     } Find;
     Find.Acc = Acc;
+    Find.Text = &Text;
     Find.TraverseStmt(const_cast<Stmt *>(Body));
     if (Find.Bad || Find.Adds == 0 || Find.Refs != Find.Adds)
       return;
     L.Accumulator = Acc->getNameAsString();
     L.AccumulatorType = Types;
+    L.AccumulatorCombine = Find.Combine.value_or("");
   }
 
   /// T, canonical and unqualified, when it is an arithmetic type that is

@@ -201,6 +201,13 @@ json::Value toJSON(const LoopInfo &L) {
       {"body_changes", strings(L.BodyChanges)},
       {"accumulator", strOrNull(L.Accumulator)},
       {"accumulator_type", strOrNull(L.AccumulatorType)},
+      // "+" for a sum (into a variable or an element), else the maximum or
+      // minimum function; null when the loop reduces into nothing.
+      {"accumulator_combine",
+       L.Accumulator.empty() && L.AccumulatedElement.empty()
+           ? json::Value(nullptr)
+           : json::Value(L.AccumulatorCombine.empty() ? "+"
+                                                      : L.AccumulatorCombine)},
       {"accumulated_element", strOrNull(L.AccumulatedElement)},
       {"step_statement", L.StepStatement.EndOffset > L.StepStatement.BeginOffset
                              ? toJSON(L.StepStatement)

@@ -174,7 +174,7 @@ int main() {
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "gemv_t.warp_reduce"
 // KNOBS-DAG: knobs[{{[0-9]+}}].role = "warp-cooperation"
 // KNOBS-DAG: reason = "'old[i]' at {{.*}}warp-reduce.cu:83:5 writes memory before the loop, where every lane of a group would write it"
-// KNOBS-DAG: reason = "the body of loop L0 at {{.*}}warp-reduce.cu:95:5 does not only add to one variable declared outside it or to one global element (it changes 'q' at {{.*}}warp-reduce.cu:94:11)"
+// KNOBS-DAG: reason = "the body of loop L0 at {{.*}}warp-reduce.cu:95:5 does not only add to (or take a maximum or minimum into) one variable declared outside it, or add to one global element (it changes 'q' at {{.*}}warp-reduce.cu:94:11)"
 // KNOBS-DAG: reason = "'s[i]' at {{.*}}warp-reduce.cu:105:5 writes memory before the loop, where every lane of a group would write it"
 // KNOBS-DAG: reason = "loop L0 at {{.*}}warp-reduce.cu:119:5 cannot give each lane every G-th iteration: 'k' is read at {{.*}}warp-reduce.cu:121:16, outside the loops that assign it, and the tiled loop counts with a variable of its own"
 // KNOBS-DAG: reason = "'a' may point into 'y' ('a' is passed twice at {{.*}}warp-reduce.cu:166:3), and the sum of 'y[i]' moves to a register; pass --assume-no-alias if they never overlap"

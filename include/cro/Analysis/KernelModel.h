@@ -271,12 +271,19 @@ struct LoopInfo {
   /// expression of its start value and its increment expression (`++k`).
   SourceSpan StartValue, Increment;
   /// The one variable declared outside the body that the body changes, when
-  /// every change adds to it (`acc += e`, `acc = acc + e`, `acc -= e`) with
-  /// e not reading it and nothing else in the body reads it: the loop sums
-  /// into it, in any order up to rounding. Its type, canonical; in a
-  /// template kernel, a sum of a dependent type has the types of the
-  /// kernel's instantiations, ", "-separated ("double, float"). "" when not.
+  /// every change adds to it (`acc += e`, `acc = acc + e`, `acc -= e`), or
+  /// every change takes a maximum or minimum into it (AccumulatorCombine),
+  /// with e not reading it and nothing else in the body reading it: the
+  /// loop reduces into it, in any order (up to rounding, for a sum). Its
+  /// type, canonical; in a template kernel, a sum of a dependent type has
+  /// the types of the kernel's instantiations, ", "-separated ("double,
+  /// float"). "" when not.
   std::string Accumulator, AccumulatorType;
+  /// How the loop combines into Accumulator: "" when it adds; the function
+  /// as spelled ("fmaxf", "max", "std::min") when every change is
+  /// `acc = f(acc, e)` (or f(e, acc)) with f a maximum or minimum -- the
+  /// loop keeps the largest or smallest value, in any order exactly.
+  std::string AccumulatorCombine;
   /// Where the body changes no variable declared outside it but adds to one
   /// global element at an index the loop does not change (`x1[i] += e`,
   /// `x1[i] -= e`, e not reading that array), nothing else in the body
