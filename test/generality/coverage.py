@@ -14,11 +14,15 @@ tiles a block fills together, float4 elements), coarsen over the mapped and
 the grid-stride kernels, read-only over those with a pointer parameter the
 kernel only reads and that is not declared `const T *__restrict__` yet (the
 manifest marks the others `read_only_applies: false`, with `read_only_why`).
-Both marks are checked by reading the code, not by the tool's analysis.
+The memory-hierarchy transforms (shared-stage, register-tile,
+scalar-replace, warp-reduce, privatize, warp-aggregate) over the kernels the
+manifest marks as having their opportunity (`memory_transforms_apply`, each
+with `applies` and `why`). All marks are checked by reading the code, not by
+the tool's analysis.
 
     coverage.py TOOL [--json OUT] [--min-block-size 0.95] [--min-coarsen 0.8]
                 [--min-vectorize 0.8] [--min-read-only 0.8] [--min-parsed 0.95]
-                [--min-modelled 0.90] [--list] [--table]
+                [--min-modelled 0.90] [--min-memory 0.8] [--list] [--table]
 
 Also counts the programs that parse and the manifests' kernels the model
 finds with a launch site (kernels in included files and headers included).
@@ -41,6 +45,12 @@ MAPPED = {"1d", "2d", "3d"}
 # Coarsening also applies to a kernel whose work is grid-stride loops (it
 # launches fewer blocks); vectorizing does not.
 COARSENABLE = MAPPED | {"grid-stride"}
+# Marked per kernel in the manifests' memory_transforms_apply: whether the
+# kernel has the opportunity the transform exploits (reuse across a block's
+# threads, a global element updated in a loop, a per-thread serial sum,
+# data-indexed or same-address atomics), read from the code.
+MEMORY_TRANSFORMS = ["shared-stage", "register-tile", "scalar-replace",
+                     "warp-reduce", "privatize", "warp-aggregate"]
 
 
 def load_manifests():
@@ -89,6 +99,9 @@ def main():
     ap.add_argument("--min-modelled", type=float, default=0.0,
                     help="share of the manifests' kernels that must be "
                          "found with a launch site")
+    ap.add_argument("--min-memory", type=float, default=0.0,
+                    help="share each memory-hierarchy transform must reach "
+                         "over the kernels marked for it")
     args = ap.parse_args()
 
     rows = []
@@ -116,6 +129,9 @@ def main():
                          "block_size_changeable": k.get("block_size_changeable", True),
                          "read_only_applies": k.get("read_only_applies", True),
                          "vectorize_applies": k.get("vectorize_applies", True),
+                         "memory_applies": {
+                             t: m["applies"] for t, m in
+                             k.get("memory_transforms_apply", {}).items()},
                          "knobs": knobs, "refused": refused})
 
     def share(transform, eligible):
@@ -138,7 +154,15 @@ def main():
              r["vectorize_applies"]),
             ("read-only", lambda r: r["read_only_applies"]),
             ("unroll", lambda r: r["loops"] > 0),
-            ("launch-bounds", lambda r: True)]:
+            ("launch-bounds", lambda r: True)] + [
+            # The memory-hierarchy transforms (issue 17), over the kernels
+            # the manifest marks as having their opportunity
+            # (memory_transforms_apply, read from the code): only where
+            # some kernel is marked, so a manifest without marks prints
+            # nothing for them.
+            (t, lambda r, t=t: r["memory_applies"].get(t, False))
+            for t in MEMORY_TRANSFORMS
+            if any(r["memory_applies"].get(t) for r in rows)]:
         hit, total, misses = share(transform, eligible)
         summary[transform] = {"offered": hit, "eligible": total,
                               "share": hit / total if total else 0.0}
@@ -148,6 +172,8 @@ def main():
             for r in misses:
                 print("    %s/%s: %s" % (r["program"], r["kernel"],
                                          r["refused"].get(transform, "(no knob, no reason)")))
+    memory_ok = all(summary[t]["share"] >= args.min_memory
+                    for t in MEMORY_TRANSFORMS if t in summary)
     parsed = len(programs) - failed
     summary["parsed"] = {"programs": parsed, "of": len(programs)}
     summary["modelled"] = {"kernels": modelled, "of": manifest_kernels}
@@ -163,7 +189,7 @@ def main():
           summary["read-only"]["share"] >= args.min_read_only and
           summary["vectorize"]["share"] >= args.min_vectorize and
           parsed >= args.min_parsed * len(programs) and
-          modelled >= args.min_modelled * manifest_kernels)
+          modelled >= args.min_modelled * manifest_kernels and memory_ok)
     if failed and not args.min_parsed:
         return 2
     return 0 if ok else 1
