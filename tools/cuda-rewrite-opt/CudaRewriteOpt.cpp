@@ -3,12 +3,12 @@
 // A thin driver: options in, library calls, exit codes out (docs/usage.md).
 //
 //===----------------------------------------------------------------------===//
-#include "ApplyEachCommand.h"
+#include "cro/Commands/ApplyEachCommand.h"
 #include "CroCommit.inc"
 #include "ExecutorOptions.h"
-#include "MeasureCommand.h"
-#include "SearchCommand.h"
-#include "TuneCommand.h"
+#include "cro/Commands/MeasureCommand.h"
+#include "cro/Commands/SearchCommand.h"
+#include "cro/Commands/TuneCommand.h"
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Build/CompileCheck.h"

@@ -1,8 +1,8 @@
 //===- TuneCommand.h - `cuda-rewrite-opt kernel.cu -o kernel.opt.cu` ------===//
-#ifndef CRO_TOOLS_TUNECOMMAND_H
-#define CRO_TOOLS_TUNECOMMAND_H
+#ifndef CRO_COMMANDS_TUNECOMMAND_H
+#define CRO_COMMANDS_TUNECOMMAND_H
 
-#include "SearchCommand.h"
+#include "cro/Commands/SearchCommand.h"
 
 namespace cro {
 

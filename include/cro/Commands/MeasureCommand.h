@@ -1,6 +1,6 @@
 //===- MeasureCommand.h - `--measure`: build, run, verify, time -----------===//
-#ifndef CRO_TOOLS_MEASURECOMMAND_H
-#define CRO_TOOLS_MEASURECOMMAND_H
+#ifndef CRO_COMMANDS_MEASURECOMMAND_H
+#define CRO_COMMANDS_MEASURECOMMAND_H
 
 #include "cro/Analysis/KernelModel.h"
 #include "cro/Build/Builder.h"

@@ -1,4 +1,4 @@
-#include "MeasureCommand.h"
+#include "cro/Commands/MeasureCommand.h"
 #include "cro/Build/Builder.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Decision.h"

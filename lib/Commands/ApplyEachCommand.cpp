@@ -7,7 +7,7 @@
 // --apply would have given it.
 //
 //===----------------------------------------------------------------------===//
-#include "ApplyEachCommand.h"
+#include "cro/Commands/ApplyEachCommand.h"
 #include "cro/Rewrite/VariantOutput.h"
 #include "cro/Support/AtomicFile.h"
 #include "cro/Support/ToolError.h"

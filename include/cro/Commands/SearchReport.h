@@ -5,8 +5,8 @@
 // one report row per evaluation.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CRO_TOOLS_SEARCHREPORT_H
-#define CRO_TOOLS_SEARCHREPORT_H
+#ifndef CRO_COMMANDS_SEARCHREPORT_H
+#define CRO_COMMANDS_SEARCHREPORT_H
 
 #include "cro/Report/TuningReport.h"
 #include "cro/Search/SearchLoop.h"

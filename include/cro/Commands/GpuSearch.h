@@ -5,10 +5,10 @@
 // database, a scratch directory. The policy is lib/Tune's.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CRO_TOOLS_GPUSEARCH_H
-#define CRO_TOOLS_GPUSEARCH_H
+#ifndef CRO_COMMANDS_GPUSEARCH_H
+#define CRO_COMMANDS_GPUSEARCH_H
 
-#include "SearchCommand.h"
+#include "cro/Commands/SearchCommand.h"
 #include "cro/Tune/SessionEvaluators.h"
 #include "cro/Tune/TuningSession.h"
 

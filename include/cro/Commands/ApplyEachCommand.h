@@ -1,6 +1,6 @@
 //===- ApplyEachCommand.h - many configurations from one parse -----------===//
-#ifndef CRO_TOOLS_APPLYEACHCOMMAND_H
-#define CRO_TOOLS_APPLYEACHCOMMAND_H
+#ifndef CRO_COMMANDS_APPLYEACHCOMMAND_H
+#define CRO_COMMANDS_APPLYEACHCOMMAND_H
 
 #include "cro/Rewrite/Engine.h"
 #include "llvm/ADT/StringRef.h"

@@ -7,8 +7,8 @@
 // rest.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CRO_TOOLS_PROGRESS_H
-#define CRO_TOOLS_PROGRESS_H
+#ifndef CRO_COMMANDS_PROGRESS_H
+#define CRO_COMMANDS_PROGRESS_H
 
 #include "cro/Search/SearchLoop.h"
 #include "cro/Support/Clock.h"

@@ -1,8 +1,8 @@
 //===- SearchCommand.h - `--search`, `--simulate`, `--replay` -------------===//
-#ifndef CRO_TOOLS_SEARCHCOMMAND_H
-#define CRO_TOOLS_SEARCHCOMMAND_H
+#ifndef CRO_COMMANDS_SEARCHCOMMAND_H
+#define CRO_COMMANDS_SEARCHCOMMAND_H
 
-#include "MeasureCommand.h"
+#include "cro/Commands/MeasureCommand.h"
 #include "cro/Rewrite/Transform.h"
 #include "cro/Search/SearchLoop.h"
 #include "cro/Tune/TuningSession.h"

@@ -1,4 +1,4 @@
-#include "Progress.h"
+#include "cro/Commands/Progress.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 

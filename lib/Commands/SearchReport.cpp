@@ -1,4 +1,4 @@
-#include "SearchReport.h"
+#include "cro/Commands/SearchReport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
 

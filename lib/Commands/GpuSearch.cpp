@@ -1,4 +1,4 @@
-#include "GpuSearch.h"
+#include "cro/Commands/GpuSearch.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Support/ToolError.h"
 #include "cro/Tune/FileSpace.h"
