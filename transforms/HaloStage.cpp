@@ -56,13 +56,31 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
   if (!X || !Y || M.indexVar("z"))
     return Fail("halo staging needs a 2-D thread index");
-  if (M.GuardKind == "none" || !M.GuardIsBox || !M.UpperBounds.count(X->Name) ||
-      !M.UpperBounds.count(Y->Name))
-    return Fail("the guard does not bound both thread indices from above");
+  // The guard bounds the region the threads work in: each index below its
+  // upper bound, and at or above its lower bound where it has one (`x > 0
+  // && x < nx - 1`). The tile holds the block's part of that region; a
+  // neighbour outside it is read from global memory as written.
+  if (M.GuardKind == "none" || !M.GuardIsRange ||
+      !M.UpperBounds.count(X->Name) || !M.UpperBounds.count(Y->Name))
+    return Fail(
+        "the guard is not a range on each thread index with an "
+        "upper bound on both ('" +
+        (M.GuardCondition.empty() ? std::string("none") : M.GuardCondition) +
+        "')");
   for (const char *D : {"x", "y"})
     if (std::string Why = gridShrinkRefusal(Ctx, K, D); !Why.empty())
       return Fail("the grid does not provably cover the guarded domain: " +
                   Why);
+
+  // An index is the thread's global index along d when it scales blockIdx.d
+  // by the block's extent, as the thread index does (blockDim.d, or the
+  // number every launch fixes it to).
+  auto BlockScale = [&](const char *D) {
+    auto It = M.IndexBlockScale.find(D);
+    return It != M.IndexBlockScale.end()
+               ? It->second
+               : SymPoly::symbol(std::string("blockDim.") + D);
+  };
 
   // The read-only array with the most neighbour reads.
   std::map<std::string, std::vector<HaloRead>> ByArray;
@@ -90,12 +108,11 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     }
     const AffineExpr &F = A.Indices[0].Form;
     SymPoly S = F.coefficient("threadIdx.y");
-    bool Shape =
-        F.coefficient("threadIdx.x").constantValue() == 1 &&
-        F.coefficient("blockIdx.x") == SymPoly::symbol("blockDim.x") &&
-        !S.isZero() &&
-        F.coefficient("blockIdx.y") == S * SymPoly::symbol("blockDim.y") &&
-        F.coefficients().size() == 4;
+    bool Shape = F.coefficient("threadIdx.x").constantValue() == 1 &&
+                 F.coefficient("blockIdx.x") == BlockScale("x") &&
+                 !S.isZero() &&
+                 F.coefficient("blockIdx.y") == S * BlockScale("y") &&
+                 F.coefficients().size() == 4;
     std::optional<std::pair<int64_t, int64_t>> D =
         Shape ? split(F.constantPart(), S) : std::nullopt;
     if (!D || std::abs(D->first) > MaxHalo || std::abs(D->second) > MaxHalo) {
@@ -135,18 +152,38 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
                 "' is not read on every path, so loading it is not known to "
                 "be safe");
   // The loader evaluates the centre index at other positions: it may name
-  // only the thread indices, parameters and file-scope names.
+  // only the thread indices, parameters and file-scope names. An index
+  // written through a local (`int idx = j * nx + i; src[idx]`) is
+  // evaluated from its affine form instead, row stride * y + x, when the
+  // stride names only parameters and file-scope names.
   std::string Before = Ctx.textBefore(K.Span.BeginOffset);
   StringRef FileScope = Before;
-  for (const auto &Id : allIdentifiers(P.Center->Access->Indices[0].Text)) {
-    StringRef N = Id.getKey();
-    bool Known = N == X->Name || N == Y->Name ||
-                 !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
+  auto Known = [&](StringRef N) {
+    bool Yes = N == X->Name || N == Y->Name ||
+               !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
     for (const ParamInfo &PI : K.Params)
-      Known |= PI.Name == N && !PI.IsPointer;
-    if (!Known)
-      return Fail("the index of '" + Best + "' uses '" + N.str() +
-                  "', a local the tile loader cannot see");
+      Yes |= PI.Name == N && !PI.IsPointer;
+    return Yes;
+  };
+  std::string Local;
+  for (const auto &Id : allIdentifiers(P.Center->Access->Indices[0].Text))
+    if (!Known(Id.getKey()) && Local.empty())
+      Local = Id.getKey().str();
+  P.CenterIndex = P.Center->Access->Indices[0].Text;
+  if (!Local.empty()) {
+    SymPoly Stride =
+        P.Center->Access->Indices[0].Form.coefficient("threadIdx.y");
+    std::string Unknown;
+    for (const auto &[Mono, Coef] : Stride.terms())
+      for (const std::string &Sym : Mono)
+        if (!Known(StringRef(Sym).split('.').first) && Unknown.empty())
+          Unknown = Sym;
+    if (!Unknown.empty())
+      return Fail("the index of '" + Best + "' uses '" + Local +
+                  "', a local the tile loader cannot see, and its row "
+                  "stride '" +
+                  Unknown + "' is not a parameter either");
+    P.CenterIndex = "(" + Stride.str() + ") * " + Y->Name + " + " + X->Name;
   }
   P.Type = unqualifiedType(P.Center->Access->ElementType);
   return P;
@@ -201,10 +238,19 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
        " + " + TC + " - " + S_(P.HX) + ";\n";
   S += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + S_(BY) +
        " + " + TR + " - " + S_(P.HY) + ";\n";
-  S += I2 + "if (" + X->Name + " >= 0 && " + Y->Name + " >= 0 && " + X->Name +
+  // Loaded: the positions of the guarded region (the centre is read there
+  // on every path, so reading it is safe).
+  auto Lower = [&](const ThreadIndexVar *V) {
+    auto It = M.LowerBounds.find(V->Name);
+    return It == M.LowerBounds.end() ? std::string() : It->second;
+  };
+  std::string LowX = Lower(X), LowY = Lower(Y);
+  S += I2 + "if (" + X->Name + " >= 0 && " + Y->Name + " >= 0 && " +
+       (LowX.empty() ? "" : X->Name + " >= " + LowX + " && ") +
+       (LowY.empty() ? "" : Y->Name + " >= " + LowY + " && ") + X->Name +
        " < " + BoundX + " && " + Y->Name + " < " + BoundY + ")\n";
-  S += I3 + Tile + "[" + TR + "][" + TC +
-       "] = " + spanText(Ctx, P.Center->Access->Span) + ";\n";
+  S += I3 + Tile + "[" + TR + "][" + TC + "] = " + P.Array + "[" +
+       P.CenterIndex + "];\n";
   S += I1 + "}\n" + I1 + "__syncthreads();";
   if (Error Err = Out.insert(After, S))
     return Err;
@@ -213,12 +259,17 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
     std::string Cell = Tile + "[threadIdx.y + " + S_(P.HY + R.DY) +
                        "][threadIdx.x + " + S_(P.HX + R.DX) + "]";
     std::vector<std::string> Cond;
+    // The neighbour is in the loaded region (the thread's own position is).
+    auto Above = [&](const ThreadIndexVar *V, const std::string &Low,
+                     int64_t D) {
+      return V->Name + " >= " + (Low.empty() ? "" : "(" + Low + ") + ") + S_(D);
+    };
     if (R.DX < 0)
-      Cond.push_back(X->Name + " >= " + S_(-R.DX));
+      Cond.push_back(Above(X, LowX, -R.DX));
     if (R.DX > 0)
       Cond.push_back(X->Name + " + " + S_(R.DX) + " < " + BoundX);
     if (R.DY < 0)
-      Cond.push_back(Y->Name + " >= " + S_(-R.DY));
+      Cond.push_back(Above(Y, LowY, -R.DY));
     if (R.DY > 0)
       Cond.push_back(Y->Name + " + " + S_(R.DY) + " < " + BoundY);
     std::string Text = Cell;

@@ -31,6 +31,9 @@ struct HaloPlan {
   std::string Array, Type;
   std::vector<HaloRead> Reads;
   const HaloRead *Center = nullptr;
+  /// The centre's index as the loader writes it: as spelled, or from its
+  /// affine form when it is spelled through a local.
+  std::string CenterIndex;
   int64_t HX = 0, HY = 0; ///< halo width in x and y
 };
 

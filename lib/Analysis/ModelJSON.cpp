@@ -326,6 +326,9 @@ json::Value toJSON(const ThreadMapping &M) {
   json::Object Bounds;
   for (const auto &[Var, Bound] : M.UpperBounds)
     Bounds[Var] = Bound;
+  json::Object Lower;
+  for (const auto &[Var, Bound] : M.LowerBounds)
+    Lower[Var] = Bound;
   json::Object BoundForms;
   for (const auto &[Var, F] : M.UpperBoundForms)
     BoundForms[Var] = json::Object{{"symbol", strOrNull(F.Symbol)},
@@ -358,6 +361,8 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"guard_condition", strOrNull(M.GuardCondition)},
                       {"upper_bounds", std::move(Bounds)},
                       {"guard_is_box", M.GuardIsBox},
+                      {"lower_bounds", std::move(Lower)},
+                      {"guard_is_range", M.GuardIsRange},
                       {"guard_without_side_effects", M.GuardWithoutSideEffects},
                       {"upper_bound_forms", std::move(BoundForms)},
                       {"work", toJSON(M.Work)},

@@ -313,7 +313,7 @@ public:
     }
     if (Leaves) {
       M.GuardKind = "early-return";
-      M.GuardIsBox = true;
+      M.GuardIsBox = M.GuardIsRange = true;
       M.Guard = stmtSpan(Rest.front());
       M.Guard.EndOffset = stmtSpan(Rest[Leaves - 1]).EndOffset;
       M.Guard.End = stmtSpan(Rest[Leaves - 1]).End;
@@ -345,7 +345,7 @@ public:
           Work.assign(CS->body_begin(), CS->body_end());
         else
           Work.push_back(If->getThen());
-        M.GuardIsBox = true;
+        M.GuardIsBox = M.GuardIsRange = true;
         collectBounds(If->getCond(), false);
       } else {
         // `if (c1) A else if (c2) B ...` without a final else: a thread
@@ -476,6 +476,7 @@ private:
         return std::nullopt;
       if (!Param.empty())
         M.BlockExtentParams[D] = Param;
+      M.IndexBlockScale[D] = C;
       Found = D;
     }
     return Found;
@@ -717,7 +718,8 @@ private:
       if (M.UpperBounds.count(Var))
         M.UpperBoundForms[Var] = Form;
     M.GuardCondition = join(Conditions, " || ");
-    M.GuardIsBox = false;
+    M.GuardIsBox = M.GuardIsRange = false;
+    M.LowerBounds.clear();
   }
 
   /// The region the guard lets a thread work in, as bounds on the index
@@ -725,12 +727,17 @@ private:
   /// that of an early return a disjunction (`||`) of conditions to leave.
   /// Every comparison operator and either operand order is understood;
   /// a bound may be any expression the thread cannot change (a parameter,
-  /// `n - 1`, a macro, a struct field). The guard is a box when it is
-  /// exactly upper bounds, one per index variable.
+  /// `n - 1`, a macro, a struct field); `!(c)` is c negated. The guard is
+  /// a box when it is exactly upper bounds, one per index variable, and a
+  /// range when it is exactly upper and lower bounds, at most one of each
+  /// per index variable.
   void collectBounds(const Expr *E, bool Negated) {
+    if (const auto *U = dyn_cast<UnaryOperator>(stripCasts(E));
+        U && U->getOpcode() == UO_LNot)
+      return collectBounds(U->getSubExpr(), !Negated);
     const auto *B = dyn_cast<BinaryOperator>(stripCasts(E));
     if (!B) {
-      M.GuardIsBox = false;
+      M.GuardIsBox = M.GuardIsRange = false;
       return;
     }
     if (B->getOpcode() == (Negated ? BO_LOr : BO_LAnd)) {
@@ -739,7 +746,7 @@ private:
       return;
     }
     if (!B->isRelationalOp()) {
-      M.GuardIsBox = false;
+      M.GuardIsBox = M.GuardIsRange = false;
       return;
     }
     BinaryOperatorKind Op = B->getOpcode();
@@ -752,13 +759,30 @@ private:
     }
     if (Negated)
       Op = BinaryOperator::negateComparisonOp(Op); // leave if x >= n: x < n
-    if (!T || !isPure(BoundSide) || mentionsIndexVar(BoundSide) ||
-        (Op != BO_LT && Op != BO_LE)) {
-      M.GuardIsBox = false; // a lower bound, or not about one index
+    if (!T || !isPure(BoundSide) || mentionsIndexVar(BoundSide)) {
+      M.GuardIsBox = M.GuardIsRange = false; // not about one index
+      return;
+    }
+    if (Op == BO_GT || Op == BO_GE) {
+      M.GuardIsBox = false; // a lower bound
+      if (M.LowerBounds.count(T->Name)) {
+        M.GuardIsRange = false; // two: the tighter one is unknown
+        return;
+      }
+      std::string Low = Text.text(BoundSide);
+      const auto *Lit = dyn_cast<IntegerLiteral>(stripCasts(BoundSide));
+      if (Op == BO_GT && Lit && !BoundSide->getBeginLoc().isMacroID())
+        Low = std::to_string(Lit->getValue().getSExtValue() + 1); // x > 0
+      else if (Op == BO_GT)
+        Low =
+            (isa<DeclRefExpr>(stripCasts(BoundSide)) ? Low : "(" + Low + ")") +
+            " + 1";
+      M.LowerBounds[T->Name] = Low;
       return;
     }
     if (M.UpperBounds.count(T->Name)) {
-      M.GuardIsBox = false; // two upper bounds: the tighter one is unknown
+      // two upper bounds: the tighter one is unknown
+      M.GuardIsBox = M.GuardIsRange = false;
       return;
     }
     std::string Bound = Text.text(BoundSide);

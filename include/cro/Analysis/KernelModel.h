@@ -423,6 +423,12 @@ struct ThreadMapping {
   /// by, where every launch sets it to the block's extent (`k<256><<<g,
   /// 256>>>`): the body's copy of the block size.
   std::map<std::string, std::string> BlockExtentParams;
+  /// Dimension -> what the index variable along it scales blockIdx by:
+  /// blockDim.d, or what every launch fixes the block's extent to (a
+  /// number, a template parameter). An access index written with it
+  /// (`bx * BLOCK_SIZE_X + tx`) is the thread's global index as surely as
+  /// one written with blockDim.
+  std::map<std::string, SymPoly> IndexBlockScale;
   /// "none", "wrap" (`if (c) { work }`), "early-return" (`if (c) return;`)
   /// or "branches" (`if (c1) A else if (c2) B`, no final else: the work is
   /// the whole chain).
@@ -445,6 +451,15 @@ struct ThreadMapping {
   /// The guard is exactly a conjunction of those upper bounds (no other
   /// condition), so it holds for a thread iff each index is below its bound.
   bool GuardIsBox = false;
+  /// Index variable -> the inclusive lower bound the guard gives it, as C
+  /// text (`x > 0` and `if (x < 1) return;` give "1", `x > lo` "lo + 1").
+  std::map<std::string, std::string> LowerBounds;
+  /// The guard is exactly a conjunction of upper bounds and lower bounds,
+  /// at most one of each per index variable (`x > 0 && x < nx - 1 && y > 0
+  /// && y < ny - 1`, or its early-return or `!(...)` forms): it holds for a
+  /// thread iff each index lies in its range. A box is a range without
+  /// lower bounds.
+  bool GuardIsRange = false;
   /// Evaluating the guard's condition changes nothing (it may read memory):
   /// a rewrite may evaluate it again, for another output.
   bool GuardWithoutSideEffects = false;
