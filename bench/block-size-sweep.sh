@@ -28,10 +28,9 @@ import json, sys
 prefix, knobs = sys.argv[1], sys.argv[2:]
 combined = {}
 for k in knobs:
-    r = json.load(open(f"{prefix}.sweep-{k}.json"))
-    combined[k] = [r["best_config"].get(k)] if k in r.get("best_config", {}) else []
-    if not combined[k]:
-        del combined[k]  # the knob's best is the value as written
+    best = json.load(open(f"{prefix}.sweep-{k}.json")).get("best_config", {})
+    if k in best:  # else the knob's best is the value as written
+        combined[k] = [best[k]]
 print(json.dumps(combined))
 PY
 $tool "$file" --search --strategy exhaustive --space "$prefix.space-combined.json" \
