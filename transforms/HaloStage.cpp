@@ -143,19 +143,18 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
             accessKey(R.Access->Base, R.Access->Indices[0].Text)))
       P.Center = &R;
   }
-  if (Offsets.size() < 3)
+  if (Offsets.size() < 2)
     return Fail("'" + Best +
-                "' is read at fewer than 3 neighbouring "
-                "elements: nothing to share");
+                "' is read at one element per thread: nothing to share");
   if (!P.Center)
     return Fail("the thread's own element of '" + Best +
                 "' is not read on every path, so loading it is not known to "
                 "be safe");
-  // The loader evaluates the centre index at other positions: it may name
-  // only the thread indices, parameters and file-scope names. An index
-  // written through a local (`int idx = j * nx + i; src[idx]`) is
-  // evaluated from its affine form instead, row stride * y + x, when the
-  // stride names only parameters and file-scope names.
+  // The loader evaluates the centre index at other positions: it may read
+  // no local but the thread indices. An index written through a local
+  // (`int idx = j * nx + i; src[idx]`) is evaluated from its affine form
+  // instead, row stride * y + x, when the stride names only parameters and
+  // file-scope names.
   std::string Before = Ctx.textBefore(K.Span.BeginOffset);
   StringRef FileScope = Before;
   auto Known = [&](StringRef N) {
@@ -165,10 +164,13 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       Yes |= PI.Name == N && !PI.IsPointer;
     return Yes;
   };
-  std::string Local;
-  for (const auto &Id : allIdentifiers(P.Center->Access->Indices[0].Text))
-    if (!Known(Id.getKey()) && Local.empty())
-      Local = Id.getKey().str();
+  // Macros and constants (from headers too) mean the same anywhere; a
+  // local other than the thread indices does not.
+  const IndexInfo &CI = P.Center->Access->Indices[0];
+  std::string Local = CI.LocalsInMacro ? "a local read inside a macro" : "";
+  for (const std::string &L : CI.Locals)
+    if (L != X->Name && L != Y->Name && Local.empty())
+      Local = L;
   P.CenterIndex = P.Center->Access->Indices[0].Text;
   if (!Local.empty()) {
     SymPoly Stride =

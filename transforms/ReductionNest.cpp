@@ -1,5 +1,6 @@
 #include "ReductionNest.h"
 #include "Coarsen.h"
+#include "LaunchAliasing.h"
 #include "ThreadRemap.h"
 #include "Unroll.h"
 #include "cro/Analysis/ASTHelpers.h"
@@ -37,6 +38,133 @@ private:
 
 std::string str(int64_t V) { return std::to_string(V); }
 
+bool sameElement(const AccessInfo &A, const AccessInfo &E) {
+  return A.Base == E.Base && A.Indices.size() == 1 && E.Indices.size() == 1 &&
+         A.Indices[0].Affine && E.Indices[0].Affine &&
+         A.Indices[0].Form == E.Indices[0].Form;
+}
+
+const ParamInfo *paramNamed(const KernelInfo &K, StringRef Name) {
+  for (const ParamInfo &P : K.Params)
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+/// Why the global element the loop adds to cannot live in a register for
+/// the whole work ("" when it can, or when there is none), filling P's
+/// Element fields. The work before the loop may write only that element;
+/// nothing in the work may reach it through another pointer.
+std::string planHeldElement(const RewriteContext &Ctx, const KernelInfo &K,
+                            NestPlan &P) {
+  const ReductionLoopInfo &R = *P.Loop;
+  auto Spelled = [&](const SourceSpan &S) {
+    return "'" + Ctx.Source.slice(S.BeginOffset, S.EndOffset).str() + "'";
+  };
+  auto AccessAt = [&](unsigned Offset) -> const AccessInfo * {
+    for (const AccessInfo &A : K.Accesses)
+      if (A.Span.BeginOffset == Offset)
+        return &A;
+    return nullptr;
+  };
+  const LoopInfo *L = nullptr;
+  for (const LoopInfo &Each : K.Loops)
+    L = Each.Id == R.Loop ? &Each : L;
+  if (R.Element.empty() || !L || L->AccumulatedSites.empty()) {
+    if (!R.BeforeElementWrites.empty())
+      return "the statement before the loop writes " +
+             Spelled(R.BeforeElementWrites.front()) +
+             ", and the loop adds to no global element a register could "
+             "hold";
+    return "";
+  }
+  const AccessInfo *E = AccessAt(L->AccumulatedSites.front().BeginOffset);
+  if (!E || E->Indices.size() != 1 || !E->Indices[0].Affine)
+    return "the element '" + R.Element +
+           "' the loop adds to is not modelled as an affine access";
+  P.Element = E;
+  std::vector<SourceSpan> Declarations;
+  for (const SourceSpan &S : R.BeforeStatements)
+    if (llvm::none_of(R.BeforeEffects, [&](const SourceSpan &F) {
+          return F.BeginOffset == S.BeginOffset;
+        }))
+      Declarations.push_back(S);
+  auto In = [](const AccessInfo &A, ArrayRef<SourceSpan> Spans) {
+    return llvm::any_of(Spans,
+                        [&](const SourceSpan &S) { return inside(A.Span, S); });
+  };
+  std::string Alias = launchAliasingReason(K);
+  const ParamInfo *EP = paramNamed(K, E->Base);
+  auto MayAlias = [&](StringRef Other) {
+    if (Ctx.Options.AssumeNoAlias || Alias.empty())
+      return false;
+    const ParamInfo *OP = paramNamed(K, Other);
+    return !(EP && OP && EP->IsRestrict && OP->IsRestrict);
+  };
+  for (const AccessInfo &A : K.Accesses) {
+    bool InWork =
+        inside(A.Span, R.Span) || In(A, R.BeforeEffects) || In(A, Declarations);
+    if (!InWork || A.Space == "local" || A.Space == "shared")
+      continue;
+    if (A.Base == E->Base) {
+      if (In(A, Declarations))
+        return "the declaration before the loop reads " + Spelled(A.Span) +
+               " at " + A.Location +
+               ", the element the loop adds to; it would be read before the "
+               "register holds it";
+      if (!sameElement(A, *E))
+        return Spelled(A.Span) + " at " + A.Location +
+               " is another element of '" + E->Base + "' than the " +
+               Spelled(E->Span) +
+               " the loop adds to, which a register would "
+               "hide from it";
+      P.ElementAccesses.push_back(&A);
+      continue;
+    }
+    if (MayAlias(A.Base))
+      return "'" + A.Base + "' may point into '" + E->Base + "' (" + Alias +
+             "), and " + Spelled(E->Span) +
+             " moves to a register; pass --assume-no-alias if they never "
+             "overlap";
+  }
+  for (const SourceSpan &W : R.BeforeElementWrites) {
+    const AccessInfo *A = AccessAt(W.BeginOffset);
+    if (!A || !llvm::is_contained(P.ElementAccesses, A))
+      return "the statement before the loop writes " + Spelled(W) +
+             ", which is not the element " + Spelled(E->Span) +
+             " the loop adds to";
+  }
+  for (const ParamInfo &Pm : K.Params)
+    if (Pm.IsPointer && Pm.Access == "unknown" && MayAlias(Pm.Name))
+      return "'" + Pm.Name + "' escapes the analysis (" + Pm.EscapeReason +
+             "), so '" + E->Base +
+             "' may be accessed where the model does "
+             "not see it";
+  llvm::sort(P.ElementAccesses, [](const AccessInfo *A, const AccessInfo *B) {
+    return A->Span.BeginOffset < B->Span.BeginOffset;
+  });
+  // Not loaded when the first statement that touches the element assigns
+  // it without reading it (`E[i * n + j] = 0;`).
+  const AccessInfo *First = P.ElementAccesses.front();
+  if (In(*First, R.BeforeEffects) && First->Mode == "write") {
+    auto S = llvm::find_if(R.BeforeEffects, [&](const SourceSpan &F) {
+      return inside(First->Span, F);
+    });
+    P.ElementLoaded = llvm::any_of(P.ElementAccesses, [&](const AccessInfo *A) {
+      return A != First && inside(A->Span, *S);
+    });
+  }
+  // Unconditional within the work: nothing between the work's start and
+  // the access may skip it (the guard around the work is no such thing).
+  P.ElementAlwaysAccessed =
+      llvm::any_of(P.ElementAccesses, [&](const AccessInfo *A) {
+        return In(*A, R.BeforeEffects) &&
+               (A->SkippableBy.EndOffset == 0 ||
+                !inside(A->SkippableBy, K.Mapping.Work));
+      });
+  return "";
+}
+
 /// The unroll pragma the configuration asks for on the reduction loop.
 std::string loopUnrollPragma(const KernelInfo &K, const ReductionLoopInfo &R,
                              const ResolvedConfig &Config) {
@@ -72,12 +200,14 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
   P.Loop = &*M.Reduction;
   P.X = M.indexVar("x");
   P.Y = M.indexVar("y");
-  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
-  StringRef FileScope = Before;
-
+  if (std::string Why = planHeldElement(Ctx, K, P); !Why.empty()) {
+    P.Refusal = Why;
+    return P;
+  }
   for (const AccessInfo &A : K.Accesses) {
     if (!inside(A.Span, P.Loop->Body) ||
-        (A.Space != "global" && A.Space != "unknown"))
+        (A.Space != "global" && A.Space != "unknown") ||
+        llvm::is_contained(P.ElementAccesses, &A))
       continue;
     // Spelled in place as `Base[...]` (not produced by a macro).
     StringRef Spelled = Ctx.Source.slice(A.Span.BeginOffset, A.Span.EndOffset);
@@ -97,19 +227,19 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
       SymPoly KCoef = F.coefficient(P.Loop->Var);
       Ok &= !(Op.DepX && Op.DepY) && !KCoef.isZero();
       Op.KFastest = KCoef.constantValue() == 1;
-      // The tile loader evaluates the index outside the loop body: every
-      // name in it must mean the same there.
-      for (const auto &Id : allIdentifiers(A.Indices[0].Text)) {
-        StringRef N = Id.getKey();
-        bool Known = N == P.Loop->Var || (P.X && N == P.X->Name) ||
-                     (P.Y && N == P.Y->Name);
+      // The tile loader evaluates the index outside the loop body, for
+      // another thread's row or column: the loop variable and the thread
+      // indices it renames; any other local would keep this thread's
+      // value, and a parameter the kernel changes may differ there. Macros,
+      // constants and unchanged parameters mean the same anywhere.
+      const IndexInfo &I = A.Indices[0];
+      Ok &= !I.LocalsInMacro;
+      for (const std::string &Local : I.Locals)
+        Ok &= Local == P.Loop->Var || (P.X && Local == P.X->Name) ||
+              (P.Y && Local == P.Y->Name);
+      for (const auto &Id : allIdentifiers(I.Text))
         for (const ParamInfo &PI : K.Params)
-          Known |= PI.Name == N && !PI.IsPointer;
-        Known |= !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
-        for (const LocalDeclInfo &D : P.Loop->Before)
-          Known &= D.Name != N;
-        Ok &= Known;
-      }
+          Ok &= PI.Name != Id.getKey() || PI.ModifiedAt.empty();
     }
     if (!Ok) {
       P.UnstagedReads = true;
@@ -208,12 +338,76 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   std::string YF = P.Y ? N.get(P.Y->Name + "_first") : "";
   std::string XF = P.X ? N.get(P.X->Name + "_first") : "";
 
+  // The element the loop adds to, in a register (ElementText: where it
+  // lives in memory, as the loop spells it).
+  std::string Reg, ElementText, ElementType;
+  if (P.Element) {
+    Reg = N.get(P.Element->Base + "_reg");
+    ElementText = spanText(Ctx, P.Element->Span);
+    ElementType = unqualifiedType(P.Element->ElementType);
+  }
+  // The element is in its array wherever the guard holds (a statement
+  // before the loop accesses it) or, otherwise, where the loop runs.
+  std::string ElementCond = P.Element && !P.ElementAlwaysAccessed
+                                ? "(" + R.Begin + ") < (" + R.End + ")"
+                                : "";
+  // Text with the element's accesses replaced by its register.
+  auto HeldText = [&](const SourceSpan &S) {
+    std::string T;
+    unsigned At = S.BeginOffset;
+    for (const AccessInfo *A : P.ElementAccesses)
+      if (inside(A->Span, S)) {
+        T += Src.slice(At, A->Span.BeginOffset).str() + Reg;
+        At = A->Span.EndOffset;
+      }
+    return T + Src.slice(At, S.EndOffset).str();
+  };
+  // The statements before the loop, in order, that must run where the
+  // guard holds: initializers that read memory (or follow a statement that
+  // may change what they read), the statements that are not declarations
+  // (with the element read into its register before the first of them).
+  // Pure: initializers run by every thread.
+  bool Effects = !R.BeforeEffects.empty() || P.Element;
+  std::string BeforePure, BeforeGuarded;
+  if (Effects) {
+    bool Loaded = false, AfterEffect = false;
+    auto Load = [&] {
+      if (Loaded || !P.Element || !P.ElementLoaded)
+        return;
+      BeforeGuarded +=
+          (ElementCond.empty() ? "" : "if (" + ElementCond + ") ") + Reg +
+          " = " + ElementText + ";\n";
+      Loaded = true;
+    };
+    for (const SourceSpan &St : R.BeforeStatements) {
+      bool IsEffect = llvm::any_of(R.BeforeEffects, [&](const SourceSpan &F) {
+        return F.BeginOffset == St.BeginOffset;
+      });
+      if (IsEffect) {
+        Load();
+        BeforeGuarded += HeldText(St) + "\n";
+        AfterEffect = true;
+        continue;
+      }
+      for (const LocalDeclInfo &D : R.Before)
+        if (D.Span.BeginOffset == St.BeginOffset && !D.Init.empty())
+          ((D.Pure && !AfterEffect) ? BeforePure : BeforeGuarded) +=
+              D.Name + " = " + D.Init + ";\n";
+    }
+    Load();
+    if (P.Element)
+      BeforePure = Reg + " = " + ElementType + "();\n" + BeforePure;
+  }
+
   // Accumulators become arrays indexed by the output when a thread has
   // several outputs.
   std::map<std::string, std::string> Acc;
-  if (!Simple)
+  if (!Simple) {
     for (const LocalDeclInfo &D : R.Before)
       Acc[D.Name] = D.Name + "_r[" + OY + "][" + OX + "]";
+    if (P.Element)
+      Acc[Reg] = Reg + "_r[" + OY + "][" + OX + "]";
+  }
 
   // The output's row and column, declared only where Inner uses them.
   auto PerOutputVars = [&](const std::string &Ind, StringRef Inner) {
@@ -293,7 +487,27 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
                str(Ctx.Target.MaxSharedPerBlock / 1024) +
                " KiB a block may declare statically");
   // Accumulators and the other declarations before the loop.
-  if (Simple) {
+  if (Effects) {
+    // Declared first (initialized where every thread may), then the
+    // statements before the loop in order, where the guard holds.
+    std::string Pre;
+    for (const LocalDeclInfo &D : R.Before)
+      Pre += D.Type + " " + D.Name +
+             (Simple ? "" : "_r[" + str(C.RY) + "][" + str(C.RX) + "]") + ";\n";
+    if (P.Element)
+      Pre += ElementType + " " + Reg +
+             (Simple ? "" : "_r[" + str(C.RY) + "][" + str(C.RX) + "]") + ";\n";
+    S += Indented(Pre, I1, "");
+    std::string Ind = Simple ? I1 : I2;
+    std::string Inner = Indented(renameIdentifiers(BeforePure, Acc), Ind, "");
+    std::string Guarded = renameIdentifiers(BeforeGuarded, Acc);
+    if (!Guarded.empty())
+      Inner += Guard.empty()
+                   ? Indented(Guarded, Ind, "")
+                   : Ind + "if (" + Guard + ") {\n" +
+                         Indented(Guarded, Ind + "  ", "") + Ind + "}\n";
+    S += Simple ? Inner : PerOutput(I1, Inner);
+  } else if (Simple) {
     bool AllPure = std::all_of(R.Before.begin(), R.Before.end(),
                                [](const LocalDeclInfo &D) { return D.Pure; });
     if (Guard.empty() || AllPure) {
@@ -353,6 +567,9 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
       for (const AccessInfo *A : Op.Uses)
         Repl.push_back({A, Read});
     }
+    for (const AccessInfo *A : P.ElementAccesses)
+      if (inside(A->Span, R.Body))
+        Repl.push_back({A, Reg});
     std::sort(Repl.begin(), Repl.end(), [](const auto &A, const auto &B) {
       return A.first->Span.BeginOffset < B.first->Span.BeginOffset;
     });
@@ -457,12 +674,18 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
                      Pragma);
   }
 
-  // What followed the loop, per output, under the guard.
+  // What followed the loop, per output, under the guard; first the element
+  // goes back to memory.
   StringRef AfterText = Src.slice(R.After.BeginOffset, R.After.EndOffset);
-  if (!AfterText.trim().empty()) {
-    std::string After = renameIdentifiers(AfterText, Acc);
-    std::string Ind = Simple ? I1 : I2;
+  if (!AfterText.trim().empty() || P.Element) {
     StringRef Base = lineIndent(Src, R.After.BeginOffset);
+    std::string Text = AfterText.str();
+    if (P.Element)
+      Text = (ElementCond.empty() ? "" : "if (" + ElementCond + ") ") +
+             ElementText + " = " + Reg + ";\n" +
+             (AfterText.trim().empty() ? "" : Base.str() + Text);
+    std::string After = renameIdentifiers(Text, Acc);
+    std::string Ind = Simple ? I1 : I2;
     std::string Inner = Guard.empty() ? Indented(After, Ind, Base)
                                       : Ind + "if (" + Guard + ") {\n" +
                                             Indented(After, Ind + "  ", Base) +

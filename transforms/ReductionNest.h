@@ -52,6 +52,19 @@ struct NestPlan {
   /// The loop body reads global memory that is not staged, so it must stay
   /// under the guard.
   bool UnstagedReads = false;
+  /// The global element the loop adds to (`c[i * n + j] += ...`), held in
+  /// a register across the work: loaded before it (unless the work first
+  /// assigns it), stored after the loop. Element is one of its accesses;
+  /// ElementAccesses are all of them in the statements before the loop and
+  /// in the loop, which read and write the register instead.
+  const AccessInfo *Element = nullptr;
+  std::vector<const AccessInfo *> ElementAccesses;
+  /// The work reads the element's value from before it.
+  bool ElementLoaded = true;
+  /// A statement before the loop accesses the element unconditionally, so
+  /// it lies inside its array wherever the guard holds; otherwise the load
+  /// and the store also need the loop to run.
+  bool ElementAlwaysAccessed = false;
 };
 
 NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K);

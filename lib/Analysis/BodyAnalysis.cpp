@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -483,6 +484,28 @@ public:
   }
 
 private:
+  /// IndexInfo::Locals and LocalsInMacro of an index expression.
+  void noteLocals(const Expr *E, IndexInfo &I) const {
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+            V && V->hasLocalStorage() && !isa<ParmVarDecl>(V)) {
+          std::string Name = V->getNameAsString();
+          if (!llvm::is_contained(I.Locals, Name))
+            I.Locals.push_back(Name);
+          // A macro's argument is spelled in the text; its body is not.
+          I.LocalsInMacro |=
+              Text.context().getSourceManager().isMacroBodyExpansion(
+                  DR->getLocation());
+        }
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(E);
+  }
+
   LoopInfo &openLoop(const Stmt *S, StringRef Kind) {
     LoopInfo L;
     L.Id = "L" + std::to_string(Info.Loops.size());
@@ -1031,6 +1054,9 @@ private:
         I.Form = *R.Form;
       else
         I.NonAffineReason = R.Reason;
+      for (const Expr *E : {Indices[N], N == 0 ? AliasOffset : nullptr})
+        if (E)
+          noteLocals(E, I);
       A.Indices.push_back(std::move(I));
     }
     Info.Accesses.push_back(std::move(A));

@@ -98,11 +98,12 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
 
   for (Entry &E : Entries) {
     // The thread mapping needs the launches: `blockIdx.x * TILE +
-    // threadIdx.x` is the global index only when TILE is the block extent.
+    // threadIdx.x` is the global index only when TILE is the block extent;
+    // and the loops' shapes: the element a reduction loop adds to.
+    analyzeLoopShapes(E.Decl, *E.Text, E.Info);
     analyzeThreadMapping(E.Decl, *E.Text, E.Info);
     analyzeGridStride(E.Decl, *E.Text, E.Info);
     analyzeBlockIndexReads(E.Decl, *E.Text, E.Info);
-    analyzeLoopShapes(E.Decl, *E.Text, E.Info);
     analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
     std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),
               [](const std::string &A, const std::string &B) {

@@ -220,6 +220,8 @@ json::Value toJSON(const IndexInfo &I) {
     O["form"] = toJSON(I.Form);
   else
     O["reason"] = I.NonAffineReason;
+  O["locals"] = json::Array(I.Locals);
+  O["locals_in_macro"] = I.LocalsInMacro;
   return O;
 }
 
@@ -341,12 +343,15 @@ json::Value toJSON(const ThreadMapping &M) {
                                     {"type", D.Type},
                                     {"init", D.Init},
                                     {"pure", D.Pure}});
-    Reduction = json::Object{{"loop", R->Loop},
-                             {"var", R->Var},
-                             {"begin", R->Begin},
-                             {"end", R->End},
-                             {"before", std::move(Before)},
-                             {"refusal", strOrNull(R->Refusal)}};
+    Reduction =
+        json::Object{{"loop", R->Loop},
+                     {"var", R->Var},
+                     {"begin", R->Begin},
+                     {"end", R->End},
+                     {"before", std::move(Before)},
+                     {"before_effects", int64_t(R->BeforeEffects.size())},
+                     {"element", strOrNull(R->Element)},
+                     {"refusal", strOrNull(R->Refusal)}};
   }
   json::Array Leading;
   for (const ThreadMapping::LeadingDecl &D : M.LeadingDecls)

@@ -22,12 +22,22 @@ bool isReturnOnly(const Stmt *S) {
   return false;
 }
 
-/// Why a reduction loop's body cannot be run per output inside other loops
-/// and between barriers: it leaves early, synchronizes, or writes memory.
+/// Why a reduction loop's body (or a statement of the work before it)
+/// cannot be run per output inside other loops and between barriers: it
+/// leaves early, synchronizes, or writes memory other than the elements it
+/// is allowed to.
 class LoopBodyChecker : public NestCountingVisitor<LoopBodyChecker> {
 public:
-  explicit LoopBodyChecker(const SourceText &Text) : Text(Text) {}
+  /// Writes to the subscripts starting at AllowedWrites are accepted (the
+  /// loop's accumulated element); with RecordElementWrites, so is any write
+  /// to an element of a pointer parameter, recorded in ElementWrites for
+  /// the transform to judge.
+  LoopBodyChecker(const SourceText &Text, std::set<unsigned> AllowedWrites = {},
+                  bool RecordElementWrites = false)
+      : Text(Text), AllowedWrites(std::move(AllowedWrites)),
+        RecordElementWrites(RecordElementWrites) {}
   std::string Refusal;
+  std::vector<SourceSpan> ElementWrites;
 
   bool VisitReturnStmt(ReturnStmt *S) {
     return fail(S, "the loop body returns");
@@ -74,6 +84,17 @@ private:
     const VarDecl *V = referencedVar(LHS);
     if (V && V->hasLocalStorage() && !V->getType()->isReferenceType())
       return true;
+    SourceSpan At = Text.span(LHS->IgnoreParens()->getSourceRange());
+    if (AllowedWrites.count(At.BeginOffset))
+      return true;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS->IgnoreParens());
+        RecordElementWrites && AS) {
+      const VarDecl *Base = referencedVar(AS->getBase()->IgnoreParenImpCasts());
+      if (Base && isa<ParmVarDecl>(Base) && Base->getType()->isPointerType()) {
+        ElementWrites.push_back(At);
+        return true;
+      }
+    }
     return fail(S, "the loop body writes memory ('" + Text.text(LHS) + "')");
   }
   bool fail(const Stmt *S, const std::string &Why) {
@@ -81,6 +102,8 @@ private:
     return false;
   }
   const SourceText &Text;
+  std::set<unsigned> AllowedWrites;
+  bool RecordElementWrites;
 };
 
 class ReturnFinder : public NestCountingVisitor<ReturnFinder> {
@@ -900,8 +923,21 @@ private:
     for (size_t I = 0; I < LoopAt; ++I) {
       const auto *DS = dyn_cast<DeclStmt>(Work[I]);
       if (!DS) {
-        Refuse("only declarations may come before the loop; " +
-               Text.location(Work[I]->getBeginLoc()) + " is not one");
+        // `c[i * n + j] *= beta;`: run once per output before the loop; it
+        // may write locals and elements, which the transform must show are
+        // the element the loop adds to.
+        if (!isa<Expr>(Work[I])) {
+          Refuse("only declarations and expression statements may come "
+                 "before the loop; " +
+                 Text.location(Work[I]->getBeginLoc()) + " is neither");
+          continue;
+        }
+        LoopBodyChecker C(Text, {}, /*RecordElementWrites=*/true);
+        C.TraverseStmt(const_cast<Stmt *>(Work[I]));
+        if (!C.Refusal.empty())
+          Refuse("before the loop: " + C.Refusal);
+        R.BeforeEffects.push_back(stmtSpan(Work[I]));
+        llvm::append_range(R.BeforeElementWrites, C.ElementWrites);
         continue;
       }
       for (const Decl *D : DS->decls()) {
@@ -956,7 +992,16 @@ private:
       Refuse("the loop does not count up by one from a start to a bound it "
              "compares with <, <=, > or >=");
     }
-    LoopBodyChecker C(Text);
+    // The body may add to the loop's accumulated element, which a
+    // transform keeps in a register across the loop.
+    std::set<unsigned> Sites;
+    for (const LoopInfo &L : Info.Loops)
+      if (L.Id == R.Loop) {
+        R.Element = L.AccumulatedElement;
+        for (const SourceSpan &S : L.AccumulatedSites)
+          Sites.insert(S.BeginOffset);
+      }
+    LoopBodyChecker C(Text, Sites);
     C.TraverseStmt(const_cast<Stmt *>(For->getBody()));
     Refuse(C.Refusal);
     M.Reduction = std::move(R);

@@ -298,6 +298,13 @@ struct IndexInfo {
   bool Affine = false;
   std::string NonAffineReason; ///< "index not affine: <expr>"
   AffineExpr Form;
+  /// The local variables (not parameters) the index reads, after macro
+  /// expansion: what a copy of the text evaluated elsewhere in the kernel
+  /// may see differently. LocalsInMacro: some of them are read through a
+  /// macro the text names, so renaming the text's identifiers cannot
+  /// reach them.
+  std::vector<std::string> Locals;
+  bool LocalsInMacro = false;
 };
 
 struct AccessInfo {
@@ -406,6 +413,14 @@ struct ReductionLoopInfo {
   SourceSpan After; ///< statements after the loop (empty when none)
   /// Each statement of the work before the loop (declarations included).
   std::vector<SourceSpan> BeforeStatements;
+  /// The statements before the loop that are not declarations
+  /// (`c[i * n + j] *= beta;`), and the subscripts of the elements they
+  /// write: a transform that runs them per output must show each is the
+  /// element the loop adds to.
+  std::vector<SourceSpan> BeforeEffects, BeforeElementWrites;
+  /// The global element the loop adds to (LoopInfo::AccumulatedElement), as
+  /// spelled; "" when it adds to none.
+  std::string Element;
   /// Why the loop cannot be restructured (empty: it can).
   std::string Refusal;
 };

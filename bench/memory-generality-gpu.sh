@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Issue 17 on the GPU machine (device tool; carry build/bin/cuda-rewrite-opt
+# and build/lib/libcro-inject.so), in one call that guards its own time:
+#   1. the legality self-check (bench/selfcheck-gpu.sh) of every value of the
+#      memory transforms' knobs on the generality programs they newly fire on
+#      (reduction nests holding a global element, warp-reduce max/min, halo
+#      staging on range guards);
+#   2. compute-sanitizer racecheck and memcheck of one shared-memory or
+#      shuffle variant per kernel (CONFIGS below);
+#   3. --measure of the same variants against the originals (5 interleaved
+#      runs each).
+# -> $OUT/memory-generality.tgz (selfcheck.json/log, sanitizer.txt,
+#    measure/*.json, measure.txt, machine.txt)
+# Usage: OUT=dir LIMIT=570 [PHASES="selfcheck sanitize measure"] bench/memory-generality-gpu.sh
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+out=${OUT:?}; limit=${LIMIT:-570}; start=$SECONDS
+phases=${PHASES:-selfcheck sanitize measure}
+tool=build/bin/cuda-rewrite-opt
+G=test/generality/programs
+work=$(mktemp -d)
+res=$work/res; mkdir -p "$res/measure"
+left() { echo $(( limit - (SECONDS - start) )); }
+{
+  echo "date: $(date -u +%FT%TZ)"
+  nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader
+  nvcc --version | tail -1
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} > "$res/machine.txt" 2>&1
+cat "$res/machine.txt"
+
+# name | program | configuration
+CONFIGS=(
+  "gemm-ss32|pb_gemm|{\"gemm_kernel.shared_stage\": 32}"
+  "gemm-ss32-rt2x2|pb_gemm|{\"gemm_kernel.shared_stage\": 32, \"gemm_kernel.register_tile\": \"2x2\"}"
+  "gemm-ss16-rt4x2|pb_gemm|{\"gemm_kernel.shared_stage\": 16, \"gemm_kernel.register_tile\": \"4x2\"}"
+  "3mm-ss32-rt2x2|pb_3mm|{\"mm3_kernel1.shared_stage\": 32, \"mm3_kernel1.register_tile\": \"2x2\", \"mm3_kernel2.shared_stage\": 32, \"mm3_kernel2.register_tile\": \"2x2\", \"mm3_kernel3.shared_stage\": 32, \"mm3_kernel3.register_tile\": \"2x2\"}"
+  "syr2k-ss32-rt2x2|pb_syr2k|{\"syr2k_kernel.shared_stage\": 32, \"syr2k_kernel.register_tile\": \"2x2\"}"
+  "atax-ss16|pb_atax|{\"atax_kernel1.shared_stage\": 16, \"atax_kernel2.shared_stage\": 16}"
+  "softmax-wr32|dl_layernorm|{\"softmax_rowwise.warp_reduce\": 32}"
+  "hotspot-halo|rod_hotspot|{\"calculate_temp.shared_stage\": \"halo\"}"
+  "smooth5-halo|lay_included_cu|{\"smooth5_kernel.shared_stage\": \"halo\"}"
+)
+
+if [[ $phases == *selfcheck* ]]; then
+  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^(smooth5_kernel|calculate_temp)\.shared_stage$' \
+  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu" \
+  RANDOM_COMBOS=${RANDOM_COMBOS:-2} OUT=$res LIMIT=$(( $(left) - ${RESERVE:-200} )) \
+  COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash bench/selfcheck-gpu.sh
+fi
+
+variant() { # name program config -> $work/name/v (built) or non-zero
+  local d=$work/$1 f=$G/$2/$2.cu; mkdir -p "$d"
+  echo "$3" > "$d/c.json"
+  [ -x "$d/v" ] && return 0
+  $tool "$f" --apply "$d/c.json" -o "$d/v.cu" 2> "$d/apply.log" &&
+    nvcc -O3 -arch=sm_90 -I "$G/$2" "$d/v.cu" -o "$d/v" 2> "$d/build.log"
+}
+
+if [[ $phases == *sanitize* ]]; then
+  for c in "${CONFIGS[@]}"; do
+    IFS='|' read -r name prog cfg <<< "$c"
+    (( $(left) < 60 )) && { echo "$name: skipped (time)" >> "$res/sanitizer.txt"; continue; }
+    variant "$name" "$prog" "$cfg" || { echo "$name: apply/build failed" >> "$res/sanitizer.txt"; continue; }
+    for t in racecheck memcheck; do
+      (( $(left) < 40 )) && break
+      tl=$(( $(left) - 30 )); (( tl > 90 )) && tl=90
+      ( cd "$G/$prog" && timeout $tl compute-sanitizer --tool $t --error-exitcode 99 "$work/$name/v" ) > "$work/$name/$t.log" 2>&1
+      rc=$?
+      echo "$name $t: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/$name/$t.log" | tail -1) | $(grep -E 'PASSED|FAILED' "$work/$name/$t.log" | tail -1)" >> "$res/sanitizer.txt"
+    done
+  done
+  cat "$res/sanitizer.txt"
+fi
+
+if [[ $phases == *measure* ]]; then
+  for c in "${CONFIGS[@]}"; do
+    IFS='|' read -r name prog cfg <<< "$c"
+    (( $(left) < 45 )) && { echo "$name: skipped (time)" >> "$res/measure.txt"; continue; }
+    echo "$cfg" > "$work/$name.json"
+    timeout $(( $(left) - 20 )) $tool "$G/$prog/$prog.cu" --apply "$work/$name.json" --measure --runs 5 \
+      -o "$res/measure/$name.json" 2> "$res/measure/$name.log"
+    echo "$name: rc=$? $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p=r['program']; print('speedup %.3f' % p['speedup'], 'verified' if not r.get('rejection') else 'REJECTED: %s' % r['rejection'])" "$res/measure/$name.json" 2>/dev/null)" >> "$res/measure.txt"
+  done
+  cat "$res/measure.txt"
+fi
+tar -C "$res" -czf "$out/memory-generality.tgz" .
+echo "elapsed: $(( SECONDS - start )) s"
