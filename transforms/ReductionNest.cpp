@@ -179,8 +179,6 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
   const ThreadMapping &M = K.Mapping;
   if (std::string Why = remapRefusal(K); !Why.empty())
     P.Refusal = Why;
-  else if (std::string Why = guardedWorkRefusal(K); !Why.empty())
-    P.Refusal = Why;
   else if (std::string Why = keptPrefixRefusal(Ctx, K); !Why.empty())
     P.Refusal = Why;
   else if (!M.Reduction)
@@ -197,6 +195,7 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
                 "bounds cannot be derived from it";
   if (!P.Refusal.empty())
     return P;
+  P.OneOutputOnly = guardedWorkRefusal(K);
   P.Loop = &*M.Reduction;
   P.X = M.indexVar("x");
   P.Y = M.indexVar("y");
@@ -306,6 +305,8 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
                "index");
   if ((C.RY > 1 && !P.Y) || (C.RX > 1 && !P.X))
     return Bad("register tiling in a dimension the kernel does not index");
+  if (C.RY * C.RX > 1 && !P.OneOutputOnly.empty())
+    return Bad("register tiling: " + P.OneOutputOnly);
   if (C.TileK > 0 && P.Staged.empty())
     return Bad("no operand of the loop is reused across threads");
 

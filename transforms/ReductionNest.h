@@ -46,6 +46,11 @@ struct StagedOperand {
 
 struct NestPlan {
   std::string Refusal; ///< why the loop cannot be rewritten ("": it can)
+  /// Why a thread may keep only its one output (a local declared before
+  /// the guard that the work changes would be shared between several):
+  /// staging alone is fine, register tiling is not. "" when it may have
+  /// several.
+  std::string OneOutputOnly;
   const ReductionLoopInfo *Loop = nullptr;
   const ThreadIndexVar *X = nullptr, *Y = nullptr;
   std::vector<StagedOperand> Staged;

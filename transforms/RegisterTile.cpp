@@ -10,6 +10,8 @@ void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {
   NestPlan P = planReductionNest(Ctx, K);
   if (P.Refusal.empty())
+    P.Refusal = P.OneOutputOnly;
+  if (P.Refusal.empty())
     P.Refusal = blockShapeRefusal(K);
   if (!P.Refusal.empty())
     return Out.refuse(K.Id, P.Refusal, K.Location);

@@ -11,6 +11,9 @@
 // RUN: %cro %s --apply %t.rows.json -o %t.rows.cu && nvcc -arch=sm_90 -c %t.rows.cu -o %t.rows.o
 // RUN: echo '{"tr.shared_stage": "tile", "tr.block": [32, 8]}' > %t.rect.json
 // RUN: %expect-exit 10 %cro %s --apply %t.rect.json -o %t.rect.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=RECT
+// RUN: echo '{"matvec.shared_stage": 16}' > %t.matvec.json
+// RUN: %cro %s --apply %t.matvec.json -o %t.matvec.cu && nvcc -arch=sm_90 -c %t.matvec.cu -o %t.matvec.o
+// RUN: %strip-checks < %t.matvec.cu | FileCheck %s --check-prefix=MATVEC
 // RUN: echo '{"mm.shared_stage": 64, "mm.register_tile": "8x8", "mm.block": [32, 32]}' > %t.big.json
 // RUN: %expect-exit 10 %cro %s --apply %t.big.json -o %t.big.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=BIG
 #include <cuda_runtime.h>
@@ -64,6 +67,19 @@ __global__ void pixelsum(const float *A, float *out, int w, int h, int m) {
   }
 }
 
+// The sum is declared before the guard (with the loop's counter): one
+// output per thread may be staged; several would share the sum.
+__global__ void matvec(const float *M, const float *V, float *out, int W) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int k;
+  float sum = 0.0f;
+  if (i < W) {
+    for (k = 0; k < W; k++)
+      sum += M[i * W + k] * V[k];
+    out[i] = sum;
+  }
+}
+
 void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
          int K) {
   dim3 block(16, 16);
@@ -75,6 +91,7 @@ void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
   copy2d<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, C, N, M);
   rowsum<<<(M + 127) / 128, 128>>>(A, C, cnt, M, N);
   pixelsum<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, C, N, M, K);
+  matvec<<<(N + 255) / 256, 256>>>(A, B, C, N);
 }
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "mm.shared_stage"
@@ -83,6 +100,8 @@ void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
 // KNOBS-DAG: reason = "the work has no reduction loop to tile, no store to transpose (the store is already contiguous across a warp) and no neighbourhood to stage ('in' is read at one element per thread: nothing to share)"
 // KNOBS-DAG: reason = "the loop body writes memory ('count[r]') at {{.*}}shared-stage.cu:{{[0-9]+}}:7"
 // KNOBS-DAG: reason = "no global operand of the loop is read by several threads of a block"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "matvec.shared_stage"
+// KNOBS-DAG: reason = "the guarded work uses 'sum', declared before the guard at {{.*}}shared-stage.cu:{{[0-9]+}}:9 which the work changes: a rewrite of the work alone would share it between the outputs"
 
 // CHECK:      +  // cuda-rewrite-opt: loop 'k' tiled by 32 through shared memory (padded)
 // CHECK:      +  __shared__ float A_tile[16][33];
@@ -133,3 +152,12 @@ void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
 
 // RECT: kernel tr: a transposed tile needs a square block known at compile time
 // BIG: kernel mm: the tiles need up to {{[0-9]+}} bytes of shared memory, more than the 48 KiB a block may declare statically
+
+// MATVEC:      int k;
+// MATVEC-NEXT: float sum = 0.0f;
+// MATVEC-NEXT: int i = blockIdx.x * blockDim.x + threadIdx.x;
+// MATVEC-NEXT: __shared__ float M_tile[256][16];
+// MATVEC-NEXT: __shared__ float V_tile[16];
+// MATVEC:      sum += M_tile[threadIdx.x][k - k_tile] * V_tile[k - k_tile];
+// MATVEC:      if (i < W) {
+// MATVEC-NEXT:   out[i] = sum;
