@@ -3,15 +3,17 @@
 // A thin driver: options in, library calls, exit codes out (docs/usage.md).
 //
 //===----------------------------------------------------------------------===//
-#include "cro/Commands/ApplyEachCommand.h"
 #include "CroCommit.inc"
 #include "ExecutorOptions.h"
-#include "cro/Commands/MeasureCommand.h"
-#include "cro/Commands/SearchCommand.h"
-#include "cro/Commands/TuneCommand.h"
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/ModelJSON.h"
 #include "cro/Build/CompileCheck.h"
+#include "cro/Commands/ApplyEachCommand.h"
+#include "cro/Commands/KernelSelection.h"
+#include "cro/Commands/MeasureCommand.h"
+#include "cro/Commands/ModelSummary.h"
+#include "cro/Commands/SearchCommand.h"
+#include "cro/Commands/TuneCommand.h"
 #include "cro/Frontend/Frontend.h"
 #include "cro/Frontend/LocalGpu.h"
 #include "cro/Measure/Harness.h"
@@ -330,126 +332,6 @@ void printVersion(raw_ostream &OS) {
 
 /// Keeps only the kernels named by --kernel, and their knobs and refusals;
 /// an unknown name is an error.
-Error filterKernels(KernelModel &M, KnobSet &Offered) {
-  if (Kernels.empty())
-    return Error::success();
-  if (!M.Unparsed.empty())
-    return makeToolError(
-        ExitCode::UnknownKernel,
-        "--kernel names a kernel, but Clang could not parse '" + M.File +
-            "', so its kernels are not known; without "
-            "--kernel the compiler flags of the whole "
-            "program are offered");
-  auto Matches = [&](const KernelInfo &K) {
-    return llvm::any_of(
-        Kernels, [&](const std::string &W) { return isKernelNamed(K, W); });
-  };
-  for (const std::string &W : Kernels) {
-    if (llvm::none_of(M.Kernels, [&](const KernelInfo &K) {
-          return isKernelNamed(K, W);
-        })) {
-      std::string Names;
-      for (const KernelInfo &K : M.Kernels)
-        Names += (Names.empty() ? "" : ", ") + K.Id;
-      return makeToolError(ExitCode::UnknownKernel,
-                           "no kernel named '" + W + "' in '" + M.File +
-                               "' (kernels: " + Names + ")");
-    }
-  }
-  std::vector<KernelInfo> Kept;
-  for (KernelInfo &K : M.Kernels)
-    if (Matches(K))
-      Kept.push_back(std::move(K));
-  M.Kernels = std::move(Kept);
-  auto Dropped = [&](const std::string &Kernel) {
-    if (Kernel.empty())
-      return false; // file-wide knobs stay
-    for (const KernelInfo &K : M.Kernels)
-      if (K.Id == Kernel)
-        return false;
-    return true;
-  };
-  llvm::erase_if(Offered.Knobs,
-                 [&](const Knob &K) { return Dropped(K.Kernel); });
-  llvm::erase_if(Offered.Refused,
-                 [&](const Refusal &R) { return Dropped(R.Kernel); });
-  return Error::success();
-}
-
-std::string describeDim3(const LaunchDim3 &D) {
-  std::string S;
-  for (const ValueOrigin &V : D.Dims) {
-    if (V.Kind == "default")
-      continue;
-    if (!S.empty())
-      S += " x ";
-    S += V.Text.empty() ? "1" : V.Text;
-    if (V.Kind == "macro" || V.Kind == "constant" || V.Kind == "literal" ||
-        V.Kind == "constant-expr") {
-      if (V.Value && V.Kind != "literal")
-        S += " (=" + std::to_string(*V.Value) + ")";
-    } else {
-      S += " [" + V.Kind + "]";
-    }
-    if (V.Derived)
-      S += " [" + V.Derived->Form + " of " + V.Derived->Extent +
-           (V.Derived->BlockDim.empty() ? ""
-                                        : " by block." + V.Derived->BlockDim) +
-           "]";
-  }
-  return S;
-}
-
-/// The human-readable summary printed when no --analyze is given.
-void printSummary(const KernelModel &M, const std::optional<LocalGpu> &Gpu,
-                  raw_ostream &OS) {
-  if (!M.Unparsed.empty())
-    OS << M.File << ": not parsed by Clang (" << M.Unparsed
-       << "); nvcc compiles it, so its compiler flags can be tuned\n";
-  else
-    OS << M.File << ": " << M.Kernels.size() << " kernel"
-       << (M.Kernels.size() == 1 ? "" : "s") << " (parsed for " << M.GpuArch
-       << " with CUDA " << (M.CudaVersion.empty() ? "?" : M.CudaVersion)
-       << ")\n";
-  for (const KernelInfo &K : M.Kernels) {
-    OS << "\n  " << K.Id << "  at " << K.Location << "\n";
-    OS << "    launches: " << K.Launches.size() << "\n";
-    for (const LaunchSite &L : K.Launches)
-      OS << "      " << L.Location << "  grid " << describeDim3(L.Grid)
-         << ", block " << describeDim3(L.Block)
-         << (L.LoopDepth ? "  (in a loop)" : "") << "\n";
-    unsigned Affine = 0;
-    for (const AccessInfo &A : K.Accesses) {
-      bool All = true;
-      for (const IndexInfo &I : A.Indices)
-        All &= I.Affine;
-      Affine += All;
-    }
-    OS << "    loops: " << K.Loops.size()
-       << ", memory accesses: " << K.Accesses.size() << " (" << Affine
-       << " affine)"
-       << ", shared arrays: " << K.SharedArrays.size() << "\n";
-    OS << "    block size: "
-       << (K.BlockDimUses.empty() ? "body does not read blockDim"
-                                  : "body reads blockDim")
-       << ", " << K.Couplings.size() << " coupled constant use"
-       << (K.Couplings.size() == 1 ? "" : "s") << ", " << K.HardcodedSize.size()
-       << " hard-coded literal" << (K.HardcodedSize.size() == 1 ? "" : "s")
-       << "\n";
-  }
-  OS << "\n";
-  if (Gpu)
-    OS << "GPU: " << Gpu->Name << " (" << Gpu->Arch
-       << "). Nothing was measured: `cuda-rewrite-opt FILE -o OUT` tunes "
-          "the kernels on it (--search only searches; --measure times one "
-          "variant).\n";
-  else
-    OS << "GPU: none found on this machine. Nothing was measured: timing and "
-          "verifying variants needs an NVIDIA GPU. The analysis above is "
-          "complete.\n";
-  OS << "Use --analyze for the full model as JSON.\n";
-}
-
 /// The target the variants are for: the local GPU's own limits when the
 /// command will run variants on it and it is the model's architecture, else
 /// the architecture's documented ones (so that --analyze and --apply give
@@ -936,7 +818,7 @@ int run(int argc, char **argv) {
   Ctx.Target =
       targetLimits(Model.GpuArch, Search || Measure || PrintSpace || Tune);
   describeKnobs(Ctx);
-  if (Error E = filterKernels(Model, Ctx.Knobs))
+  if (Error E = selectKernels(Kernels, Model, Ctx.Knobs))
     return reportAndGetExitCode(std::move(E), errs());
 
   // How the original and its variants are built and run.
@@ -1074,7 +956,7 @@ int run(int argc, char **argv) {
       return reportAndGetExitCode(std::move(E), errs());
     return 0;
   }
-  printSummary(Model, probeLocalGpu(), outs());
+  printModelSummary(Model, probeLocalGpu(), outs());
   return 0;
 }
 
