@@ -40,13 +40,14 @@ CONFIGS=(
   "softmax-wr32|dl_layernorm|{\"softmax_rowwise.warp_reduce\": 32}"
   "hotspot-halo|rod_hotspot|{\"calculate_temp.shared_stage\": \"halo\"}"
   "smooth5-halo|lay_included_cu|{\"smooth5_kernel.shared_stage\": \"halo\"}"
+  "second-diff-halo|cpp_masked_ops|{\"second_diff.shared_stage\": \"halo\"}"
   "matvec-ss16|tut_matmul_tile|{\"MatVecKernel.shared_stage\": 16}"
   "fdtd-halo|pb_fdtd2d|{\"fdtd_step2_kernel.shared_stage\": \"halo\", \"fdtd_step3_kernel.shared_stage\": \"halo\"}"
 )
 
 if [[ $phases == *selfcheck* ]]; then
-  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|MatVecKernel)\.shared_stage$' \
-  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu $G/pb_fdtd2d/pb_fdtd2d.cu $G/tut_matmul_tile/tut_matmul_tile.cu" \
+  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|MatVecKernel|second_diff)\.shared_stage$' \
+  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu $G/pb_fdtd2d/pb_fdtd2d.cu $G/tut_matmul_tile/tut_matmul_tile.cu $G/cpp_masked_ops/cpp_masked_ops.cu" \
   RANDOM_COMBOS=${RANDOM_COMBOS:-2} OUT=$res LIMIT=$(( $(left) - ${RESERVE:-200} )) \
   COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash bench/selfcheck-gpu.sh
 fi

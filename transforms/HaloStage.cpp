@@ -53,22 +53,25 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   };
   if (std::string Why = remapRefusal(K); !Why.empty())
     return Fail(Why);
+  // A 2-D index (rows and columns) or a 1-D one (a line of elements).
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
-  if (!X || !Y || M.indexVar("z"))
-    return Fail("halo staging needs a 2-D thread index");
+  if (!X || M.indexVar("z"))
+    return Fail("halo staging needs a 1-D or 2-D thread index along x (and "
+                "y)");
   // The guard bounds the region the threads work in: each index below its
   // upper bound, and at or above its lower bound where it has one (`x > 0
   // && x < nx - 1`). The tile holds the block's part of that region; a
   // neighbour outside it is read from global memory as written.
   if (M.GuardKind == "none" || !M.GuardIsRange ||
-      !M.UpperBounds.count(X->Name) || !M.UpperBounds.count(Y->Name))
+      !M.UpperBounds.count(X->Name) || (Y && !M.UpperBounds.count(Y->Name)))
     return Fail(
         "the guard is not a range on each thread index with an "
-        "upper bound on both ('" +
+        "upper bound on each ('" +
         (M.GuardCondition.empty() ? std::string("none") : M.GuardCondition) +
         "')");
-  for (const char *D : {"x", "y"})
-    if (std::string Why = gridShrinkRefusal(Ctx, K, D); !Why.empty())
+  for (const ThreadIndexVar *V : {X, Y})
+    if (std::string Why = V ? gridShrinkRefusal(Ctx, K, V->Dim) : "";
+        !Why.empty())
       return Fail("the grid does not provably cover the guarded domain: " +
                   Why);
 
@@ -108,13 +111,18 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     }
     const AffineExpr &F = A.Indices[0].Form;
     SymPoly S = F.coefficient("threadIdx.y");
-    bool Shape = F.coefficient("threadIdx.x").constantValue() == 1 &&
-                 F.coefficient("blockIdx.x") == BlockScale("x") &&
-                 !S.isZero() &&
-                 F.coefficient("blockIdx.y") == S * BlockScale("y") &&
-                 F.coefficients().size() == 4;
-    std::optional<std::pair<int64_t, int64_t>> D =
-        Shape ? split(F.constantPart(), S) : std::nullopt;
+    bool XShape = F.coefficient("threadIdx.x").constantValue() == 1 &&
+                  F.coefficient("blockIdx.x") == BlockScale("x");
+    bool Shape = Y ? XShape && !S.isZero() &&
+                         F.coefficient("blockIdx.y") == S * BlockScale("y") &&
+                         F.coefficients().size() == 4
+                   : XShape && F.coefficients().size() == 2;
+    std::optional<std::pair<int64_t, int64_t>> D;
+    if (Shape && Y)
+      D = split(F.constantPart(), S);
+    else if (Shape)
+      if (std::optional<int64_t> DX = F.constantPart().constantValue())
+        D = std::pair<int64_t, int64_t>(0, *DX);
     if (!D || std::abs(D->first) > MaxHalo || std::abs(D->second) > MaxHalo) {
       Bad("is not the thread's element or a near neighbour of it");
       continue;
@@ -169,10 +177,13 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   const IndexInfo &CI = P.Center->Access->Indices[0];
   std::string Local = CI.LocalsInMacro ? "a local read inside a macro" : "";
   for (const std::string &L : CI.Locals)
-    if (L != X->Name && L != Y->Name && Local.empty())
+    if (L != X->Name && (!Y || L != Y->Name) && Local.empty())
       Local = L;
   P.CenterIndex = P.Center->Access->Indices[0].Text;
-  if (!Local.empty()) {
+  if (!Local.empty() && !Y) {
+    // A line's element is its global index.
+    P.CenterIndex = X->Name;
+  } else if (!Local.empty()) {
     SymPoly Stride =
         P.Center->Access->Indices[0].Form.coefficient("threadIdx.y");
     std::string Unknown;
@@ -207,6 +218,9 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   int64_t Pad = 0;
   if (const json::Value *V = Config.value(sharedPadKnob(K)))
     Pad = V->getAsInteger().value_or(0);
+  if (!K.Mapping.indexVar("y") && BY != 1)
+    return Bad("a halo line needs a block of one row (the kernel indexes x "
+               "only)");
   int64_t W = BX + 2 * P.HX, H = BY + 2 * P.HY;
   if (H * (W + Pad) * 8 > Ctx.Target.MaxSharedPerBlock)
     return Bad("the tile needs more than the " +
@@ -216,8 +230,8 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   StringRef Src = Ctx.Source;
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
   std::string BoundX = M.UpperBounds.at(X->Name);
-  std::string BoundY = M.UpperBounds.at(Y->Name);
-  unsigned After = std::max(X->Decl.EndOffset, Y->Decl.EndOffset);
+  std::string BoundY = Y ? M.UpperBounds.at(Y->Name) : "";
+  unsigned After = std::max(X->Decl.EndOffset, Y ? Y->Decl.EndOffset : 0);
   std::string I1 =
       Src.slice(lineStart(Src, X->Decl.BeginOffset), X->Decl.BeginOffset).str();
   std::string I2 = I1 + "  ", I3 = I2 + "  ";
@@ -227,39 +241,55 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   auto S_ = [](int64_t V) { return std::to_string(V); };
 
   std::string S = "\n" + I1 + "// cuda-rewrite-opt: '" + P.Array +
-                  "' and a halo of " + S_(P.HY) + " row(s), " + S_(P.HX) +
-                  " column(s) staged in shared memory\n";
-  S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + S_(H) + "][" +
-       S_(W + Pad) + "];\n";
-  S += I1 + "for (int " + E + " = threadIdx.y * " + S_(BX) +
-       " + threadIdx.x; " + E + " < " + S_(H * W) + "; " + E +
-       " += " + S_(BX * BY) + ") {\n";
-  S += I2 + "const int " + TR + " = " + E + " / " + S_(W) + ", " + TC + " = " +
-       E + " % " + S_(W) + ";\n";
+                  "' and a halo of " +
+                  (Y ? S_(P.HY) + " row(s), " + S_(P.HX) + " column(s)"
+                     : S_(P.HX) + " element(s) each side") +
+                  " staged in shared memory\n";
+  if (Y) {
+    S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + S_(H) + "][" +
+         S_(W + Pad) + "];\n";
+    S += I1 + "for (int " + E + " = threadIdx.y * " + S_(BX) +
+         " + threadIdx.x; " + E + " < " + S_(H * W) + "; " + E +
+         " += " + S_(BX * BY) + ") {\n";
+    S += I2 + "const int " + TR + " = " + E + " / " + S_(W) + ", " + TC +
+         " = " + E + " % " + S_(W) + ";\n";
+  } else {
+    // A line has no bank conflicts to pad against.
+    S += I1 + "__shared__ " + P.Type + " " + Tile + "[" + S_(W) + "];\n";
+    S += I1 + "for (int " + TC + " = threadIdx.x; " + TC + " < " + S_(W) +
+         "; " + TC + " += " + S_(BX) + ") {\n";
+  }
   S += I2 + "const " + X->Type + " " + X->Name + " = blockIdx.x * " + S_(BX) +
        " + " + TC + " - " + S_(P.HX) + ";\n";
-  S += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + S_(BY) +
-       " + " + TR + " - " + S_(P.HY) + ";\n";
+  if (Y)
+    S += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + S_(BY) +
+         " + " + TR + " - " + S_(P.HY) + ";\n";
   // Loaded: the positions of the guarded region (the centre is read there
   // on every path, so reading it is safe).
   auto Lower = [&](const ThreadIndexVar *V) {
     auto It = M.LowerBounds.find(V->Name);
     return It == M.LowerBounds.end() ? std::string() : It->second;
   };
-  std::string LowX = Lower(X), LowY = Lower(Y);
-  S += I2 + "if (" + X->Name + " >= 0 && " + Y->Name + " >= 0 && " +
-       (LowX.empty() ? "" : X->Name + " >= " + LowX + " && ") +
-       (LowY.empty() ? "" : Y->Name + " >= " + LowY + " && ") + X->Name +
-       " < " + BoundX + " && " + Y->Name + " < " + BoundY + ")\n";
-  S += I3 + Tile + "[" + TR + "][" + TC + "] = " + P.Array + "[" +
-       P.CenterIndex + "];\n";
+  std::string LowX = Lower(X), LowY = Y ? Lower(Y) : "";
+  if (Y)
+    S += I2 + "if (" + X->Name + " >= 0 && " + Y->Name + " >= 0 && " +
+         (LowX.empty() ? "" : X->Name + " >= " + LowX + " && ") +
+         (LowY.empty() ? "" : Y->Name + " >= " + LowY + " && ") + X->Name +
+         " < " + BoundX + " && " + Y->Name + " < " + BoundY + ")\n";
+  else
+    S += I2 + "if (" + X->Name + " >= 0 && " +
+         (LowX.empty() ? "" : X->Name + " >= " + LowX + " && ") + X->Name +
+         " < " + BoundX + ")\n";
+  S += I3 + Tile + (Y ? "[" + TR + "]" : "") + "[" + TC + "] = " + P.Array +
+       "[" + P.CenterIndex + "];\n";
   S += I1 + "}\n" + I1 + "__syncthreads();";
   if (Error Err = Out.insert(After, S))
     return Err;
 
   for (const HaloRead &R : P.Reads) {
-    std::string Cell = Tile + "[threadIdx.y + " + S_(P.HY + R.DY) +
-                       "][threadIdx.x + " + S_(P.HX + R.DX) + "]";
+    std::string Cell = Tile +
+                       (Y ? "[threadIdx.y + " + S_(P.HY + R.DY) + "]" : "") +
+                       "[threadIdx.x + " + S_(P.HX + R.DX) + "]";
     std::vector<std::string> Cond;
     // The neighbour is in the loaded region (the thread's own position is).
     auto Above = [&](const ThreadIndexVar *V, const std::string &Low,

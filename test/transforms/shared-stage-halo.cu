@@ -7,7 +7,7 @@
 // RUN: echo '{"jacobi.shared_stage": "halo", "jacobi.block": [32, 8]}' > %t.json
 // RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
-// RUN: echo '{"smooth5.shared_stage": "halo", "interior.shared_stage": "halo"}' > %t.range.json
+// RUN: echo '{"smooth5.shared_stage": "halo", "interior.shared_stage": "halo", "line3.shared_stage": "halo"}' > %t.range.json
 // RUN: %cro %s --apply %t.range.json -o %t.range.cu && nvcc -arch=sm_90 -c %t.range.cu -o %t.range.o
 // RUN: %strip-checks < %t.range.cu | FileCheck %s --check-prefix=RANGE
 #include <cuda_runtime.h>
@@ -49,6 +49,18 @@ __global__ void edges(const float *in, float *out, int nx, int ny) {
 // and thread locals scaled by the launch's constant block size, and the
 // element's index through a local: the tile holds the block's part of the
 // interior, loaded from the index's affine form.
+// A line: 1-D index, early return on both sides, the element read through
+// a local; the tile holds the block's elements plus one each side.
+typedef float real;
+#define LINE_THREADS 128
+__global__ void line3(const real *u, real *d2, int len) {
+  const int s = threadIdx.x + LINE_THREADS * blockIdx.x;
+  if (s < 1 || s >= len - 1)
+    return;
+  int c = s;
+  d2[c] = u[c - 1] - 2 * u[c] + u[c + 1];
+}
+
 #define BLOCK_SIZE_X 16
 #define BLOCK_SIZE_Y 16
 __global__ void smooth5(float *dst, float *src, int nx, int ny) {
@@ -77,6 +89,7 @@ __global__ void interior(const float *t, float *u, int w, int h) {
 }
 
 void run(const float *in, float *out, int nx, int ny) {
+  line3<<<(nx + LINE_THREADS - 1) / LINE_THREADS, LINE_THREADS>>>(in, out, nx);
   smooth5<<<dim3((nx + BLOCK_SIZE_X - 1) / BLOCK_SIZE_X,
                  (ny + BLOCK_SIZE_Y - 1) / BLOCK_SIZE_Y),
             dim3(BLOCK_SIZE_X, BLOCK_SIZE_Y)>>>(out, (float *)in, nx, ny);
@@ -90,7 +103,7 @@ void run(const float *in, float *out, int nx, int ny) {
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "jacobi.shared_stage"
 // KNOBS-DAG: knobs[{{[0-9]+}}].values[1] = "halo"
-// KNOBS-DAG: reason = "{{.*}}no neighbourhood to stage (the guard is not a range on each thread index with an upper bound on both ('x < nx && y < ny && x < y'))"
+// KNOBS-DAG: reason = "{{.*}}no neighbourhood to stage (the guard is not a range on each thread index with an upper bound on each ('x < nx && y < ny && x < y'))"
 // KNOBS-DAG: reason = "{{.*}}no neighbourhood to stage (the thread's own element of 'in' is not read on every path, so loading it is not known to be safe)"
 
 // CHECK:      +  // cuda-rewrite-opt: 'in' and a halo of 1 row(s), 1 column(s) staged in shared memory
@@ -110,6 +123,15 @@ void run(const float *in, float *out, int nx, int ny) {
 // The interior only: the loader reads the guarded range (the index through
 // the local 'idx' is read from its affine form), a neighbour outside it
 // is read from global memory.
+// RANGE-LABEL: __global__ void line3(
+// RANGE:      __shared__ real u_tile[130];
+// RANGE-NEXT: for (int tc = threadIdx.x; tc < 130; tc += 128) {
+// RANGE-NEXT:   const int s = blockIdx.x * 128 + tc - 1;
+// RANGE-NEXT:   if (s >= 0 && s >= 1 && s < len - 1)
+// RANGE-NEXT:     u_tile[tc] = u[s];
+// RANGE-NEXT: }
+// RANGE-NEXT: __syncthreads();
+// RANGE:      d2[c] = (s >= (1) + 1 ? u_tile[threadIdx.x + 0] : u[c - 1]) - 2 * u_tile[threadIdx.x + 1] + (s + 1 < len - 1 ? u_tile[threadIdx.x + 2] : u[c + 1]);
 // RANGE-LABEL: __global__ void smooth5(
 // RANGE:      __shared__ float src_tile[18][18];
 // RANGE:      const int i = blockIdx.x * 16 + tc - 1;
