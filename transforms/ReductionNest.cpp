@@ -195,8 +195,19 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
                 "bounds cannot be derived from it";
   if (!P.Refusal.empty())
     return P;
-  P.OneOutputOnly = guardedWorkRefusal(K);
   P.Loop = &*M.Reduction;
+  for (const ThreadMapping::LeadingDecl &D : M.LeadingDecls) {
+    if (D.PerOutput.empty() || D.Name == P.Loop->Var)
+      continue; // shared by the outputs, or the counter the nest redeclares
+    if (!D.Reset.empty())
+      P.LeadingAccumulators.push_back(&D);
+    else if (P.OneOutputOnly.empty())
+      P.OneOutputOnly = "the guarded work uses '" + D.Name +
+                        "', declared before the guard at " + D.Location + " " +
+                        D.PerOutput +
+                        ": a rewrite of the work alone would share it "
+                        "between the outputs";
+  }
   P.X = M.indexVar("x");
   P.Y = M.indexVar("y");
   if (std::string Why = planHeldElement(Ctx, K, P); !Why.empty()) {
@@ -403,7 +414,13 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   // Accumulators become arrays indexed by the output when a thread has
   // several outputs.
   std::map<std::string, std::string> Acc;
+  // Locals from before the guard, reset per output (in registers too).
+  std::string LeadingResets;
   if (!Simple) {
+    for (const ThreadMapping::LeadingDecl *D : P.LeadingAccumulators) {
+      Acc[D->Name] = D->Name + "_r[" + OY + "][" + OX + "]";
+      LeadingResets += D->Reset + "\n";
+    }
     for (const LocalDeclInfo &D : R.Before)
       Acc[D.Name] = D.Name + "_r[" + OY + "][" + OX + "]";
     if (P.Element)
@@ -492,6 +509,11 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     // Declared first (initialized where every thread may), then the
     // statements before the loop in order, where the guard holds.
     std::string Pre;
+    for (const ThreadMapping::LeadingDecl *D : P.LeadingAccumulators)
+      if (!Simple)
+        Pre += D->Type + " " + D->Name + "_r[" + str(C.RY) + "][" + str(C.RX) +
+               "];\n";
+    BeforePure = LeadingResets + BeforePure;
     for (const LocalDeclInfo &D : R.Before)
       Pre += D.Type + " " + D.Name +
              (Simple ? "" : "_r[" + str(C.RY) + "][" + str(C.RX) + "]") + ";\n";
@@ -531,7 +553,10 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   } else {
     // Values already in registers initialize every output's accumulator;
     // memory is read only for outputs inside the domain.
-    std::string Pure, Impure;
+    std::string Pure = renameIdentifiers(LeadingResets, Acc), Impure;
+    for (const ThreadMapping::LeadingDecl *D : P.LeadingAccumulators)
+      S += I1 + D->Type + " " + D->Name + "_r[" + str(C.RY) + "][" + str(C.RX) +
+           "];\n";
     for (const LocalDeclInfo &D : R.Before) {
       S += I1 + D.Type + " " + D.Name + "_r[" + str(C.RY) + "][" + str(C.RX) +
            "];\n";

@@ -51,6 +51,11 @@ struct NestPlan {
   /// staging alone is fine, register tiling is not. "" when it may have
   /// several.
   std::string OneOutputOnly;
+  /// Locals declared before the guard that the work changes and that each
+  /// output may start again from their initial value (`float sum = 0.0f;`
+  /// before `if (i < n) { for ... sum += ...; }`): with several outputs per
+  /// thread, each gets its own, reset by ThreadMapping::LeadingDecl::Reset.
+  std::vector<const ThreadMapping::LeadingDecl *> LeadingAccumulators;
   const ReductionLoopInfo *Loop = nullptr;
   const ThreadIndexVar *X = nullptr, *Y = nullptr;
   std::vector<StagedOperand> Staged;

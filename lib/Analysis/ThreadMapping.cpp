@@ -388,7 +388,8 @@ public:
           ChangedByWork.insert(V);
     for (const VarDecl *V : Leading) {
       ThreadMapping::LeadingDecl D{V->getNameAsString(),
-                                   Text.location(V->getLocation()), ""};
+                                   Text.location(V->getLocation()),
+                                   V->getType().getAsString(), ""};
       bool Used = false;
       for (const Stmt *S : Work)
         Used |= usesOutsideIndexDecls(S, V) > 0;

@@ -485,6 +485,7 @@ struct ThreadMapping {
   /// would share them between its outputs.
   struct LeadingDecl {
     std::string Name, Location;
+    std::string Type; ///< as declared (a typedef keeps its name)
     /// Why its value differs from one output to the next where the work
     /// uses it ("which the work changes", "which is computed from the
     /// thread index"); "" when the outputs may share it.
