@@ -38,12 +38,6 @@ private:
 
 std::string str(int64_t V) { return std::to_string(V); }
 
-bool sameElement(const AccessInfo &A, const AccessInfo &E) {
-  return A.Base == E.Base && A.Indices.size() == 1 && E.Indices.size() == 1 &&
-         A.Indices[0].Affine && E.Indices[0].Affine &&
-         A.Indices[0].Form == E.Indices[0].Form;
-}
-
 const ParamInfo *paramNamed(const KernelInfo &K, StringRef Name) {
   for (const ParamInfo &P : K.Params)
     if (P.Name == Name)

@@ -25,6 +25,13 @@ inline bool within(const SourceSpan &Inner, const SourceSpan &Outer) {
          Inner.EndOffset <= Outer.EndOffset;
 }
 
+/// A's element is E's: the same array at the same affine index.
+inline bool sameElement(const AccessInfo &A, const AccessInfo &E) {
+  return A.Base == E.Base && A.Indices.size() == 1 && E.Indices.size() == 1 &&
+         A.Indices[0].Affine && E.Indices[0].Affine &&
+         A.Indices[0].Form == E.Indices[0].Form;
+}
+
 /// K's accesses of global memory (or of memory the model cannot place)
 /// whose spans lie inside Region, in source order.
 std::vector<const AccessInfo *> accessesIn(const KernelInfo &K,

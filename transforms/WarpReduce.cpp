@@ -49,13 +49,6 @@ struct Plan {
   std::vector<SourceSpan> ElementWrites;
 };
 
-/// A's element is E's: the same array at the same affine index.
-bool sameElement(const AccessInfo &A, const AccessInfo &E) {
-  return A.Base == E.Base && A.Indices.size() == 1 && E.Indices.size() == 1 &&
-         A.Indices[0].Affine && E.Indices[0].Affine &&
-         A.Indices[0].Form == E.Indices[0].Form;
-}
-
 /// Why the lanes of a group may not split loop L, which sums nothing, each
 /// taking every G-th iteration ("" when they may): every iteration must
 /// write elements of its own (a single index whose coefficient on the loop
