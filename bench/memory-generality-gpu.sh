@@ -41,13 +41,14 @@ CONFIGS=(
   "hotspot-halo|rod_hotspot|{\"calculate_temp.shared_stage\": \"halo\"}"
   "smooth5-halo|lay_included_cu|{\"smooth5_kernel.shared_stage\": \"halo\"}"
   "second-diff-halo|cpp_masked_ops|{\"second_diff.shared_stage\": \"halo\"}"
+  "histogram-priv1024|cpp_struct_params|{\"histogram_kernel.privatize\": 1024}"
   "matvec-ss16|tut_matmul_tile|{\"MatVecKernel.shared_stage\": 16}"
   "fdtd-halo|pb_fdtd2d|{\"fdtd_step2_kernel.shared_stage\": \"halo\", \"fdtd_step3_kernel.shared_stage\": \"halo\"}"
 )
 
 if [[ $phases == *selfcheck* ]]; then
-  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2|MatVecKernel)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|second_diff)\.shared_stage$' \
-  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu $G/pb_fdtd2d/pb_fdtd2d.cu $G/tut_matmul_tile/tut_matmul_tile.cu $G/cpp_masked_ops/cpp_masked_ops.cu" \
+  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2|MatVecKernel)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^histogram_kernel\.privatize$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|second_diff)\.shared_stage$' \
+  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu $G/pb_fdtd2d/pb_fdtd2d.cu $G/tut_matmul_tile/tut_matmul_tile.cu $G/cpp_masked_ops/cpp_masked_ops.cu $G/cpp_struct_params/cpp_struct_params.cu" \
   RANDOM_COMBOS=${RANDOM_COMBOS:-2} OUT=$res LIMIT=$(( $(left) - ${RESERVE:-200} )) \
   COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash bench/selfcheck-gpu.sh
 fi

@@ -3,6 +3,7 @@
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/TextLines.h"
 #include "cro/Support/ToolError.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
 
@@ -42,12 +43,28 @@ std::optional<int64_t> integerSize(StringRef T) {
   return std::nullopt;
 }
 
+/// The element counts offered for a copy of an array whose index range is
+/// not known (or too large): the copy holds the array's first N elements.
+constexpr int64_t CopyCapacities[] = {256, 1024, 4096};
+
 /// One parameter whose updates become block-private.
 struct Candidate {
   std::string Param, ElementType;
   int64_t Elements = 0;
+  /// False when the indices' range is not known to fit a copy: the copy
+  /// then holds the array's first elements (the knob says how many), and
+  /// each update checks its index at run time -- indices below the copy's
+  /// size go to it, the others (larger, or negative) to the global array as
+  /// before.
+  bool Bounded = true;
   std::vector<const AtomicUpdateInfo *> Updates;
 };
+
+/// The index is spelled in the file, so the update can be rewritten to
+/// check it at run time.
+bool checkableIndex(const AtomicUpdateInfo &U) {
+  return U.IndexSpan.EndOffset > U.IndexSpan.BeginOffset;
+}
 
 /// The parameters of K that can be privatized, or the reason none can.
 std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
@@ -77,13 +94,34 @@ std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
                  "sums are exact in any order";
       else if (B.ElementType != A.ElementType)
         Reason = "'" + A.Base + "' is updated as two element types";
-      else if (!B.IndexBound)
-        Reason = B.IndexBoundWhy + " (at " + B.Location + ")";
+      else if (!B.IndexBound && !checkableIndex(B))
+        Reason = B.IndexBoundWhy +
+                 ", and the index is written through a macro, so no "
+                 "run-time check of it can be written (at " +
+                 B.Location + ")";
       if (!Reason.empty())
         break;
       C.ElementType = B.ElementType;
-      C.Elements = std::max(C.Elements, *B.IndexBound);
+      if (B.IndexBound)
+        C.Elements = std::max(C.Elements, *B.IndexBound);
+      else
+        C.Bounded = false;
     }
+    // A known range too large for a copy is checked at run time instead.
+    if (Reason.empty() && C.Bounded &&
+        C.Elements * *integerSize(C.ElementType) > MaxPrivateBytes) {
+      if (llvm::all_of(C.Updates, [](const AtomicUpdateInfo *U) {
+            return checkableIndex(*U);
+          }))
+        C.Bounded = false;
+      else
+        Reason = "a private copy of '" + A.Base + "' needs " +
+                 std::to_string(C.Elements) + " elements, more than " +
+                 std::to_string(MaxPrivateBytes / 1024) +
+                 " KiB of shared memory";
+    }
+    if (!C.Bounded)
+      C.Elements = 0; // the knob sets it
     for (const AccessInfo &Acc : K.Accesses)
       if (Reason.empty() && Acc.Base == A.Base && Acc.Mode != "atomic")
         Reason = "'" + A.Base + "' is also accessed at " + Acc.Location + " (" +
@@ -105,11 +143,6 @@ std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
                  " times, not only in the " + std::to_string(C.Updates.size()) +
                  " `atomicAdd(&" + A.Base + "[index], value)` updates";
     }
-    if (Reason.empty() &&
-        C.Elements * *integerSize(C.ElementType) > MaxPrivateBytes)
-      Reason = "a private copy of '" + A.Base + "' needs " +
-               std::to_string(C.Elements) + " elements, more than " +
-               std::to_string(MaxPrivateBytes / 1024) + " KiB of shared memory";
     if (Reason.empty())
       Out.push_back(std::move(C));
     else if (Why.empty())
@@ -123,9 +156,12 @@ std::vector<Candidate> candidates(const KernelInfo &K, std::string &Why) {
 
 /// The parameters of K whose updates can become block-private, with every
 /// kernel-wide condition checked too; empty with the reason otherwise.
-/// describe() offers the knob and apply() rewrites on this one answer.
+/// Room: the bytes of shared memory left for the copies of unbounded
+/// candidates. describe() offers the knob and apply() rewrites on this one
+/// answer.
 std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
-                                       const KernelInfo &K, std::string &Why) {
+                                       const KernelInfo &K, std::string &Why,
+                                       int64_t &Room) {
   std::vector<Candidate> C = candidates(K, Why);
   if (C.empty())
     return C;
@@ -168,6 +204,7 @@ std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
     Own += *Bytes;
   }
   const int64_t MaxShared = Ctx.Target.MaxSharedPerBlock;
+  Room = std::min(MaxPrivateBytes - Copies, MaxShared - Own - Copies);
   if (Own + Copies > MaxShared)
     return Refuse("the private copies (" + std::to_string(Copies) +
                   " bytes) and the kernel's shared arrays (" +
@@ -200,6 +237,23 @@ std::vector<Candidate> legalCandidates(const RewriteContext &Ctx,
   return C;
 }
 
+/// The copy sizes that fit Room for C's unbounded candidates (empty when
+/// every candidate is bounded).
+std::vector<int64_t> fittingCapacities(const std::vector<Candidate> &C,
+                                       int64_t Room) {
+  std::vector<int64_t> Out;
+  int64_t PerElement = 0;
+  for (const Candidate &Cand : C)
+    if (!Cand.Bounded)
+      PerElement += *integerSize(Cand.ElementType);
+  if (PerElement == 0)
+    return Out;
+  for (int64_t N : CopyCapacities)
+    if (N * PerElement <= Room)
+      Out.push_back(N);
+  return Out;
+}
+
 } // namespace
 
 void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
@@ -207,7 +261,9 @@ void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   if (!K.UsesAtomics)
     return; // nothing to privatize; not worth a refusal per kernel
   std::string Why;
-  if (legalCandidates(Ctx, K, Why).empty()) {
+  int64_t Room = 0;
+  std::vector<Candidate> C = legalCandidates(Ctx, K, Why, Room);
+  if (C.empty()) {
     Out.refuse(K.Id, Why);
     return;
   }
@@ -215,24 +271,52 @@ void Privatize::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Kn.Id = K.Id + ".privatize";
   Kn.Kernel = K.Id;
   Kn.Default = false;
-  Kn.Values = {false, true};
+  Kn.Values = {false};
+  if (llvm::all_of(C, [](const Candidate &Cand) { return Cand.Bounded; })) {
+    Kn.Values.push_back(true);
+  } else {
+    // How many of the array's first elements the copy holds.
+    for (int64_t N : fittingCapacities(C, Room))
+      Kn.Values.push_back(N);
+    if (Kn.Values.size() == 1) {
+      Out.refuse(K.Id, "the indices' range is not known, and even a copy of "
+                       "the first " +
+                           std::to_string(CopyCapacities[0]) +
+                           " elements does not fit the shared memory left");
+      return;
+    }
+  }
   Out.offer(std::move(Kn));
 }
 
 Error Privatize::apply(const RewriteContext &Ctx, const Knob &K,
                        const json::Value &V, const ResolvedConfig &,
                        EditSet &Out) const {
-  if (V != json::Value(true))
+  std::optional<int64_t> Capacity = V.getAsInteger();
+  if (V != json::Value(true) && !Capacity)
     return Error::success();
   const KernelInfo *KI = kernelOf(Ctx, K);
   if (!KI)
     return makeToolError(ExitCode::Internal, "no kernel for " + K.Id);
   std::string Why;
-  std::vector<Candidate> Cands = legalCandidates(Ctx, *KI, Why);
+  int64_t Room = 0;
+  std::vector<Candidate> Cands = legalCandidates(Ctx, *KI, Why, Room);
   if (Cands.empty())
     return makeToolError(ExitCode::Internal, K.Id + ": " + Why);
-  std::string In =
-      lineIndent(Ctx.Source, KI->BodySpan.BeginOffset).str() + "  ";
+  bool Unbounded =
+      llvm::any_of(Cands, [](const Candidate &Cand) { return !Cand.Bounded; });
+  if (Unbounded != bool(Capacity) ||
+      (Capacity &&
+       !llvm::is_contained(fittingCapacities(Cands, Room), *Capacity)))
+    return makeToolError(ExitCode::BadConfig,
+                         K.Id + ": " + formatv("{0}", V).str() +
+                             " is not one of the knob's values");
+  for (Candidate &Cand : Cands)
+    if (!Cand.Bounded)
+      Cand.Elements = *Capacity;
+  // Indented as the kernel's first line (the brace may end a parameter
+  // line).
+  std::string In = lineIndent(Ctx.Source, KI->Span.BeginOffset).str() + "  ";
   // The thread's rank in its block and the block's size, whatever the
   // block's shape: each element of a copy is zeroed and added by one thread.
   std::string Rank = freshIdentifier(Ctx.Source, "cro_rank");
@@ -242,6 +326,11 @@ Error Privatize::apply(const RewriteContext &Ctx, const Knob &K,
       "// cuda-rewrite-opt privatize: this block's atomic updates go to a "
       "copy\n" +
       In + "// in shared memory, added to global memory once at the end.\n" +
+      (Capacity
+           ? In + "// The copy holds the first " + std::to_string(*Capacity) +
+                 " elements; an update at another index goes to global "
+                 "memory directly.\n"
+           : "") +
       In + "const unsigned " + Rank +
       " = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
       "threadIdx.z);\n" +
@@ -262,11 +351,39 @@ Error Privatize::apply(const RewriteContext &Ctx, const Knob &K,
     Pro += Loop(N) + In + "  " + Elem + " = 0;\n";
     Epi += Loop(N) + In + "  if (" + Elem + " != 0)\n" + In +
            "    atomicAdd(&" + C.Param + "[" + I + "], " + Elem + ");\n";
-    for (const AtomicUpdateInfo *U : C.Updates)
+    // Without a known range, each update goes through a function that
+    // evaluates its index once: an index the copy holds goes to it, any
+    // other (larger, or negative: a huge unsigned value) to the global
+    // array, as before.
+    std::string At;
+    if (!C.Bounded) {
+      At = freshIdentifier(Ctx.Source, C.Param + "_at");
+      std::string K = freshIdentifier(Ctx.Source, "cro_k");
+      Pro += In + "auto " + At + " = [&](auto " + K +
+             ") { return (unsigned long long)" + K + " < " + N + "ll ? &" +
+             Name + "[" + K + "] : &" + C.Param + "[" + K + "]; };\n";
+    }
+    for (const AtomicUpdateInfo *U : C.Updates) {
+      if (C.Bounded) {
+        if (Error E = Out.replace(
+                U->BaseSpan.BeginOffset,
+                U->BaseSpan.EndOffset - U->BaseSpan.BeginOffset, Name))
+          return E;
+        continue;
+      }
+      // `bins[index]` becomes `*bins_at(index)`.
+      StringRef Src = Ctx.Source;
+      size_t Close = Src.find_first_not_of(" \t\n", U->IndexSpan.EndOffset);
+      if (Close == StringRef::npos || Src[Close] != ']')
+        return makeToolError(ExitCode::Internal,
+                             "no ']' after the index at " + U->Location);
+      std::string Index =
+          Src.slice(U->IndexSpan.BeginOffset, U->IndexSpan.EndOffset).str();
       if (Error E = Out.replace(U->BaseSpan.BeginOffset,
-                                U->BaseSpan.EndOffset - U->BaseSpan.BeginOffset,
-                                Name))
+                                Close + 1 - U->BaseSpan.BeginOffset,
+                                "*" + At + "(" + Index + ")"))
         return E;
+    }
   }
   Pro += In + "__syncthreads();";
   if (Error E = Out.insert(KI->BodySpan.BeginOffset + 1, Pro))

@@ -823,6 +823,10 @@ private:
         A.BaseSpan = Text.span(DRE->getSourceRange());
       }
       A.IndexBound = indexBound(AS->getIdx(), A.IndexBoundWhy);
+      const Expr *Idx = AS->getIdx();
+      if (Text.inUserFile(Idx->getBeginLoc()) &&
+          !Idx->getBeginLoc().isMacroID() && !Idx->getEndLoc().isMacroID())
+        A.IndexSpan = Text.span(Idx->getSourceRange());
     } else {
       A.IndexBoundWhy = "the target is not written `&array[index]`";
     }

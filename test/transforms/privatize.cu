@@ -1,11 +1,18 @@
 // privatize: atomicAdd updates of an integer array with a compile-time index
 // range become a block-private copy in shared memory, added to global memory
-// once at the end; every case where that would change the result, or could
+// once at the end; without a known range (or with one too large), the copy
+// holds the array's first 256/1024/4096 elements and each update checks its
+// index at run time; every case where that would change the result, or could
 // deadlock, is refused with its reason.
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"histogram.privatize": true, "masked2d.privatize": true}' > %t.json
 // RUN: %cro %s --apply %t.json --diff | %strip-checks | FileCheck %s
 // RUN: %cro %s --apply %t.json -o %t.cu && nvcc -arch=sm_90 -c %t.cu -o %t.o
+// RUN: echo '{"unknown_range.privatize": 1024, "signed_rem.privatize": 256}' > %t.range.json
+// RUN: %cro %s --apply %t.range.json -o %t.range.cu && nvcc -arch=sm_90 -c %t.range.cu -o %t.range.o
+// RUN: %strip-checks < %t.range.cu | FileCheck %s --check-prefix=RANGE
+// RUN: echo '{"unknown_range.privatize": true}' > %t.bad.json
+// RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: echo '{"histogram.privatize": false}' > %t.off.json
 // RUN: %cro %s --apply %t.off.json -o %t.off.cu && cmp %s %t.off.cu
 #include <cuda_runtime.h>
@@ -153,12 +160,27 @@ void caller(int n) {
   cudaMalloc(&c, 256 * sizeof(unsigned int));
   cudaMalloc(&o, 256 * sizeof(unsigned int));
   run(d, v, b, s, c, o, n);
+  int *ib;
+  unsigned short *us;
+  cudaMalloc(&ib, 65536 * sizeof(int));
+  cudaMalloc(&us, n * sizeof(unsigned short));
+  signed_rem<<<(n + 255) / 256, 256>>>(v, ib, n);
+  unknown_range<<<(n + 255) / 256, 256>>>(v, ib, n);
+  too_big<<<(n + 255) / 256, 256>>>(us, ib, n);
 }
 
 // The value of a statement expression is its last statement's.
 __global__ void stmt_expr(const unsigned char *d, unsigned int *bins,
                           unsigned int *out) {
   out[threadIdx.x] = ({ atomicAdd(&bins[d[threadIdx.x]], 1u); });
+}
+
+// The index comes from a macro: no run-time check of it can be written.
+#define BIN_OF(k) d[k]
+__global__ void macro_index(const int *d, int *bins, int n) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n)
+    atomicAdd(&bins[BIN_OF(j)], 1);
 }
 
 // Overloads share the knob's name: which one would it rewrite?
@@ -171,24 +193,27 @@ __global__ void over(const unsigned char *d, unsigned int *bins) {
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "histogram.privatize"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "masked2d.privatize"
-// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|signed_rem|unknown_range|also_read|maximum|too_big|scalar|shifted|other_use|lambda_param|cast_target|asm_exit|dynamic_shared|aliased|stmt_expr|over}}.privatize"
-// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:36:15 is used, and a private copy would return another"
+// KNOBS-DAG: knobs[[[UNKNOWN:[0-9]+]]].id = "unknown_range.privatize"
+// KNOBS-DAG: knobs[[[UNKNOWN]]].values[1] = 256
+// KNOBS-DAG: knobs[[[UNKNOWN]]].values[3] = 4096
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "signed_rem.privatize"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "too_big.privatize"
+// KNOBS-NOT: knobs[{{[0-9]+}}].id = "{{uses_old|floats|early_return|also_read|maximum|scalar|shifted|other_use|lambda_param|cast_target|asm_exit|dynamic_shared|aliased|stmt_expr|over|macro_index}}.privatize"
+// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:{{[0-9]+}}:15 is used, and a private copy would return another"
 // KNOBS-DAG: reason = "'bins' holds float, and only int, unsigned int and (unsigned) long long sums are exact in any order"
-// KNOBS-DAG: reason = "the kernel returns at {{.*}}privatize.cu:48:5, and every thread must reach the barrier before the block's counts are added"
-// KNOBS-DAG: reason = "the index 'd[i] % 16' is a remainder of a signed value, which can be negative (at {{.*}}privatize.cu:55:5)"
-// KNOBS-DAG: reason = "the range of the index 'd[i]' is not known at compile time (an unsigned char, `e & mask` or `unsigned % n` gives it) (at {{.*}}privatize.cu:61:5)"
-// KNOBS-DAG: reason = "'bins' is also accessed at {{.*}}privatize.cu:68:14 (read), not only updated by atomicAdd"
-// KNOBS-DAG: reason = "the pointer 'bins' itself is changed at {{.*}}privatize.cu:92:3, so its elements are not one array"
-// KNOBS-DAG: reason = "'bins' is updated with atomicMax at {{.*}}privatize.cu:75:5; only atomicAdd is privatized"
-// KNOBS-DAG: reason = "a private copy of 'bins' needs 65536 elements, more than 16 KiB of shared memory"
+// KNOBS-DAG: reason = "the kernel returns at {{.*}}privatize.cu:{{[0-9]+}}:5, and every thread must reach the barrier before the block's counts are added"
+// KNOBS-DAG: reason = "the range of the index 'BIN_OF(j)' is not known at compile time (an unsigned char, `e & mask` or `unsigned % n` gives it), and the index is written through a macro, so no run-time check of it can be written (at {{.*}}privatize.cu:{{[0-9]+}}:5)"
+// KNOBS-DAG: reason = "'bins' is also accessed at {{.*}}privatize.cu:{{[0-9]+}}:14 (read), not only updated by atomicAdd"
+// KNOBS-DAG: reason = "the pointer 'bins' itself is changed at {{.*}}privatize.cu:{{[0-9]+}}:3, so its elements are not one array"
+// KNOBS-DAG: reason = "'bins' is updated with atomicMax at {{.*}}privatize.cu:{{[0-9]+}}:5; only atomicAdd is privatized"
 // KNOBS-DAG: reason = "no atomic update is written `atomicAdd(&param[index], value)` on a pointer parameter"
 // KNOBS-DAG: reason = "'bins' is used 2 times, not only in the 1 `atomicAdd(&bins[index], value)` updates"
 // KNOBS-DAG: refused[[[LAMBDA:[0-9]+]]].kernel = "lambda_param"
 // KNOBS-DAG: refused[[[CAST:[0-9]+]]].kernel = "cast_target"
-// KNOBS-DAG: reason = "the kernel has inline assembly at {{.*}}privatize.cu:120:5, which may end a thread before the barrier"
+// KNOBS-DAG: reason = "the kernel has inline assembly at {{.*}}privatize.cu:{{[0-9]+}}:5, which may end a thread before the barrier"
 // KNOBS-DAG: reason = "the kernel uses dynamic shared memory ('stage'), whose size at launch the tool cannot add to"
-// KNOBS-DAG: reason = "'b' is passed twice at {{.*}}privatize.cu:140:3; pass --assume-no-alias to privatize anyway"
-// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:161:25 is used, and a private copy would return another"
+// KNOBS-DAG: reason = "'b' is passed twice at {{.*}}privatize.cu:{{[0-9]+}}:3; pass --assume-no-alias to privatize anyway"
+// KNOBS-DAG: reason = "the value atomicAdd returns at {{.*}}privatize.cu:{{[0-9]+}}:25 is used, and a private copy would return another"
 // Overloads are told apart by their ids; these have no launch to show that
 // their arguments do not alias.
 // KNOBS-DAG: refused[{{[0-9]+}}].kernel = "over(const unsigned char*,int*)"
@@ -224,3 +249,17 @@ __global__ void over(const unsigned char *d, unsigned int *bins) {
 // CHECK-NEXT: +  for (unsigned cro_i = cro_rank; cro_i < 64u; cro_i += cro_threads)
 // CHECK-NEXT: +    if (counts_block_2[cro_i] != 0)
 // CHECK-NEXT: +      atomicAdd(&counts[cro_i], counts_block_2[cro_i]);
+
+// RANGE-LABEL: void signed_rem(
+// RANGE:      __shared__ int bins_block[256];
+// RANGE:      auto bins_at = [&](auto cro_k) { return (unsigned long long)cro_k < 256ull ? &bins_block[cro_k] : &bins[cro_k]; };
+// RANGE:      atomicAdd(&*bins_at(d[i] % 16), 1);
+// RANGE-LABEL: void unknown_range(
+// RANGE:      // The copy holds the first 1024 elements; an update at another index goes to global memory directly.
+// RANGE:      __shared__ int bins_block[1024];
+// RANGE:      atomicAdd(&*bins_at(d[i]), 1);
+// RANGE:      for (unsigned cro_i = cro_rank; cro_i < 1024u; cro_i += cro_threads)
+// RANGE-NEXT:   if (bins_block[cro_i] != 0)
+// RANGE-NEXT:     atomicAdd(&bins[cro_i], bins_block[cro_i]);
+
+// BAD: illegal value true for knob 'unknown_range.privatize' (legal: false, 256, 1024, 4096)

@@ -361,6 +361,10 @@ struct AtomicUpdateInfo {
   /// (an unsigned char, `e & 255`, `unsigned % 64`), and a lower bound of 0.
   std::optional<int64_t> IndexBound;
   std::string IndexBoundWhy; ///< why no bound is known
+  /// The index as spelled in the user's file outside macros (empty span
+  /// otherwise): what a run-time check of its range rewrites when
+  /// IndexBound is not known.
+  SourceSpan IndexSpan;
   /// The call's callee name (`atomicAdd`) as written in the user's file,
   /// outside macros; empty otherwise.
   SourceSpan CalleeSpan;
