@@ -21,7 +21,7 @@
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "loads_first.coarsen"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "with_else.coarsen"
 // CHECK-DAG: knobs[{{[0-9]+}}].id = "mixed_bounds.coarsen"
-// CHECK-DAG: reason = "the guarded work uses 'acc', declared before the guard at {{.*}}coarsen-guards.cu:{{[0-9]+}}:9 which the work changes: a rewrite of the work alone would share it between the outputs"
+// CHECK-DAG: knobs[{{[0-9]+}}].id = "row_dot.register_tile"
 // CHECK-DAG: kernels[0].thread_mapping.leading_decls[0].name = "acc"
 // CHECK-DAG: kernels[0].thread_mapping.leading_decls[0].per_output = "which the work changes"
 // CHECK-DAG: kernels[0].thread_mapping.leading_decls[1].per_output = null
