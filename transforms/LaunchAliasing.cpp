@@ -5,6 +5,20 @@ using namespace llvm;
 
 namespace cro {
 
+bool mayAlias(const RewriteContext &Ctx, const KernelInfo &K, StringRef A,
+              StringRef B, bool LaunchesDistinct) {
+  if (A == B)
+    return true;
+  if (Ctx.Options.AssumeNoAlias || LaunchesDistinct)
+    return false;
+  const ParamInfo *PA = nullptr, *PB = nullptr;
+  for (const ParamInfo &P : K.Params) {
+    PA = P.Name == A ? &P : PA;
+    PB = P.Name == B ? &P : PB;
+  }
+  return !(PA && PB && PA->IsRestrict && PB->IsRestrict);
+}
+
 std::string launchAliasingReason(const KernelInfo &K) {
   for (const ParamInfo &P : K.Params)
     if (P.IsPointer && P.Access == "unknown")

@@ -3,6 +3,7 @@
 #define CRO_TRANSFORMS_LAUNCHALIASING_H
 
 #include "cro/Analysis/KernelModel.h"
+#include "cro/Rewrite/Transform.h"
 #include <string>
 
 namespace cro {
@@ -14,6 +15,14 @@ namespace cro {
 /// (read-only's __restrict__, privatize's private copies) ask it, and are
 /// lifted by --assume-no-alias.
 std::string launchAliasingReason(const KernelInfo &K);
+
+/// Whether memory reached through A may be memory reached through B, both
+/// named by K's pointer parameters: always when they are the same name;
+/// never with --assume-no-alias, when LaunchesDistinct (the launches pass
+/// distinct arrays: launchAliasingReason is empty, and the accesses are to
+/// memory the model places), or when both parameters are __restrict__.
+bool mayAlias(const RewriteContext &Ctx, const KernelInfo &K, llvm::StringRef A,
+              llvm::StringRef B, bool LaunchesDistinct);
 
 } // namespace cro
 

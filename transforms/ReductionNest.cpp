@@ -38,11 +38,11 @@ private:
 
 std::string str(int64_t V) { return std::to_string(V); }
 
-const ParamInfo *paramNamed(const KernelInfo &K, StringRef Name) {
-  for (const ParamInfo &P : K.Params)
-    if (P.Name == Name)
-      return &P;
-  return nullptr;
+/// S, one of the statements before R's loop, is not a declaration.
+bool isBeforeEffect(const ReductionLoopInfo &R, const SourceSpan &S) {
+  return llvm::any_of(R.BeforeEffects, [&](const SourceSpan &F) {
+    return F.BeginOffset == S.BeginOffset;
+  });
 }
 
 /// Why the global element the loop adds to cannot live in a register for
@@ -79,21 +79,15 @@ std::string planHeldElement(const RewriteContext &Ctx, const KernelInfo &K,
   P.Element = E;
   std::vector<SourceSpan> Declarations;
   for (const SourceSpan &S : R.BeforeStatements)
-    if (llvm::none_of(R.BeforeEffects, [&](const SourceSpan &F) {
-          return F.BeginOffset == S.BeginOffset;
-        }))
+    if (!isBeforeEffect(R, S))
       Declarations.push_back(S);
   auto In = [](const AccessInfo &A, ArrayRef<SourceSpan> Spans) {
     return llvm::any_of(Spans,
                         [&](const SourceSpan &S) { return inside(A.Span, S); });
   };
   std::string Alias = launchAliasingReason(K);
-  const ParamInfo *EP = paramNamed(K, E->Base);
   auto MayAlias = [&](StringRef Other) {
-    if (Ctx.Options.AssumeNoAlias || Alias.empty())
-      return false;
-    const ParamInfo *OP = paramNamed(K, Other);
-    return !(EP && OP && EP->IsRestrict && OP->IsRestrict);
+    return mayAlias(Ctx, K, Other, E->Base, Alias.empty());
   };
   for (const AccessInfo &A : K.Accesses) {
     bool InWork =
@@ -196,11 +190,7 @@ NestPlan planReductionNest(const RewriteContext &Ctx, const KernelInfo &K) {
     if (!D.Reset.empty())
       P.LeadingAccumulators.push_back(&D);
     else if (P.OneOutputOnly.empty())
-      P.OneOutputOnly = "the guarded work uses '" + D.Name +
-                        "', declared before the guard at " + D.Location + " " +
-                        D.PerOutput +
-                        ": a rewrite of the work alone would share it "
-                        "between the outputs";
+      P.OneOutputOnly = sharedLeadingDeclRefusal(D);
   }
   P.X = M.indexVar("x");
   P.Y = M.indexVar("y");
@@ -386,10 +376,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
       Loaded = true;
     };
     for (const SourceSpan &St : R.BeforeStatements) {
-      bool IsEffect = llvm::any_of(R.BeforeEffects, [&](const SourceSpan &F) {
-        return F.BeginOffset == St.BeginOffset;
-      });
-      if (IsEffect) {
+      if (isBeforeEffect(R, St)) {
         Load();
         BeforeGuarded += HeldText(St) + "\n";
         AfterEffect = true;

@@ -120,22 +120,10 @@ private:
     return true;
   }
 
-  const ParamInfo *param(StringRef Name) const {
-    for (const ParamInfo &P : K.Params)
-      if (P.Name == Name)
-        return &P;
-    return nullptr;
-  }
-
   /// Whether an access to Array (a parameter, or memory the model cannot
   /// name when Known is false) may be an access to Other's memory.
   bool mayAlias(StringRef Array, StringRef Other, bool Known) const {
-    if (Array == Other)
-      return true;
-    if (Ctx.Options.AssumeNoAlias || (Known && Alias.empty()))
-      return false;
-    const ParamInfo *A = param(Array), *B = param(Other);
-    return !(A && B && A->IsRestrict && B->IsRestrict);
+    return cro::mayAlias(Ctx, K, Array, Other, Known && Alias.empty());
   }
 
   std::string refusal(const LoopInfo &L, const std::vector<Element> &Elements,

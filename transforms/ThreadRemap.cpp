@@ -551,13 +551,16 @@ std::string remapRefusal(const KernelInfo &K) {
   return "";
 }
 
+std::string sharedLeadingDeclRefusal(const ThreadMapping::LeadingDecl &D) {
+  return "the guarded work uses '" + D.Name +
+         "', declared before the guard at " + D.Location + " " + D.PerOutput +
+         ": a rewrite of the work alone would share it between the outputs";
+}
+
 std::string guardedWorkRefusal(const KernelInfo &K) {
   for (const ThreadMapping::LeadingDecl &D : K.Mapping.LeadingDecls)
     if (!D.PerOutput.empty())
-      return "the guarded work uses '" + D.Name + "', declared before the "
-             "guard at " + D.Location + " " + D.PerOutput +
-             ": a rewrite of the work alone would share it between the "
-             "outputs";
+      return sharedLeadingDeclRefusal(D);
   return "";
 }
 

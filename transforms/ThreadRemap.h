@@ -151,6 +151,8 @@ std::string remapRefusalBesidesBuiltins(const KernelInfo &K);
 /// its guard, which repeating the work per output would share between the
 /// outputs ("" when it can). Coarsening repeats the whole body instead.
 std::string guardedWorkRefusal(const KernelInfo &K);
+/// guardedWorkRefusal's reason for one declaration D (PerOutput not empty).
+std::string sharedLeadingDeclRefusal(const ThreadMapping::LeadingDecl &D);
 
 /// Where the first thread-index declaration begins: rewrites that
 /// regenerate the body replace it from there to the end.

@@ -233,22 +233,14 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
     // The other arrays the loop reads must not be the element's: the sum
     // moves to a register, which a read through another pointer would miss.
     std::string Alias = launchAliasingReason(K);
-    const ParamInfo *EP = nullptr;
-    for (const ParamInfo &Pm : K.Params)
-      EP = Pm.Name == P.Element->Base ? &Pm : EP;
     for (const AccessInfo &A : K.Accesses)
       if (within(A.Span, L.Span) && A.Base != P.Element->Base &&
-          !Ctx.Options.AssumeNoAlias && !Alias.empty()) {
-        const ParamInfo *AP = nullptr;
-        for (const ParamInfo &Pm : K.Params)
-          AP = Pm.Name == A.Base ? &Pm : AP;
-        if (!(EP && AP && EP->IsRestrict && AP->IsRestrict))
-          return Fail("'" + A.Base + "' may point into '" + P.Element->Base +
-                      "' (" + Alias + "), and the sum of '" +
-                      L.AccumulatedElement +
-                      "' moves to a register; pass "
-                      "--assume-no-alias if they never overlap");
-      }
+          mayAlias(Ctx, K, A.Base, P.Element->Base, Alias.empty()))
+        return Fail("'" + A.Base + "' may point into '" + P.Element->Base +
+                    "' (" + Alias + "), and the sum of '" +
+                    L.AccumulatedElement +
+                    "' moves to a register; pass "
+                    "--assume-no-alias if they never overlap");
   }
   // Memory: the loops only read; every lane runs the work before the last
   // one, so that writes nothing; nothing the model cannot see may be
