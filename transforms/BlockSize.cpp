@@ -913,6 +913,12 @@ BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
   return currentThreadsPerBlock(K);
 }
 
+bool BlockSize::runtimeBlockReplaceable(const RewriteContext &Ctx,
+                                        const KernelInfo &K) {
+  Plan P;
+  return makePlan(Ctx, K, P) && P.RuntimeBlock;
+}
+
 void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
                          KnobSink &Out) const {
   Plan P;
@@ -962,13 +968,14 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
                          "block-size: no plan for " + K.Id + ": " + P.Refusal);
   // The launches get grids of their own, recomputed from the extent for one
   // thread per index: a transform that gives each thread several outputs
-  // shrinks the grid the launch no longer reads.
+  // shrinks the grid the launch no longer reads. (Shared staging keeps one
+  // output per thread where it is offered for a run-time block: a halo
+  // tile, or k tiles of a reduction; see SharedStage::describe.)
   if (P.RuntimeBlock)
     for (const Knob &Other : Ctx.Knobs.Knobs)
       if (Other.Kernel == K.Kernel && !Config.isDefault(Other) &&
           (Other.Role == KnobRole::Coarsening ||
-           Other.Role == KnobRole::RegisterTiling ||
-           Other.Role == KnobRole::SharedStaging))
+           Other.Role == KnobRole::RegisterTiling))
         return makeToolError(
             ExitCode::BadConfig,
             K.Id + " replaces a block size chosen at run time at the launch, "

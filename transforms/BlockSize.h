@@ -34,6 +34,12 @@ public:
                                                 const ResolvedConfig &Config);
   /// The launches' current block shape, when constant and all equal.
   static std::optional<std::vector<int64_t>> currentShape(const KernelInfo &K);
+  /// The launches choose the block at run time and the knob may replace it
+  /// by a constant (a grid of one thread per index recomputed at each
+  /// launch): a transform that sizes shared memory by the block may then
+  /// work with the constant a variant sets.
+  static bool runtimeBlockReplaceable(const RewriteContext &Ctx,
+                                      const KernelInfo &K);
   /// Threads per block of that shape (nullopt as for currentShape).
   static std::optional<int64_t> currentThreadsPerBlock(const KernelInfo &K);
 };

@@ -213,7 +213,9 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   std::optional<std::array<int64_t, 3>> Block =
       variantBlockShape(Ctx, K, Config);
   if (!Block || (*Block)[2] != 1)
-    return Bad("a halo tile needs the block size at compile time");
+    return Bad("a halo tile needs the block size at compile time: the "
+               "launches choose it at run time, so " +
+               K.Id + ".block must set a constant");
   int64_t BX = (*Block)[0], BY = (*Block)[1];
   int64_t Pad = 0;
   if (const json::Value *V = Config.value(sharedPadKnob(K)))
@@ -259,11 +261,11 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
     S += I1 + "for (int " + TC + " = threadIdx.x; " + TC + " < " + S_(W) +
          "; " + TC + " += " + S_(BX) + ") {\n";
   }
-  S += I2 + "const " + X->Type + " " + X->Name + " = blockIdx.x * " + S_(BX) +
-       " + " + TC + " - " + S_(P.HX) + ";\n";
+  S += I2 + "const " + unqualifiedType(X->Type) + " " + X->Name +
+       " = blockIdx.x * " + S_(BX) + " + " + TC + " - " + S_(P.HX) + ";\n";
   if (Y)
-    S += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + S_(BY) +
-         " + " + TR + " - " + S_(P.HY) + ";\n";
+    S += I2 + "const " + unqualifiedType(Y->Type) + " " + Y->Name +
+         " = blockIdx.y * " + S_(BY) + " + " + TR + " - " + S_(P.HY) + ";\n";
   // Loaded: the positions of the guarded region (the centre is read there
   // on every path, so reading it is safe).
   auto Lower = [&](const ThreadIndexVar *V) {

@@ -293,7 +293,9 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
   std::optional<std::array<int64_t, 3>> Block =
       variantBlockShape(Ctx, K, Config);
   if (!Block)
-    return Bad("tiling needs the block size at compile time");
+    return Bad("tiling needs the block size at compile time: the launches "
+               "choose it at run time, so " +
+               K.Id + ".block must set a constant");
   int64_t BX = (*Block)[0], BY = (*Block)[1];
   if ((*Block)[2] != 1 || (!P.Y && BY != 1) || (!P.X && BX != 1))
     return Bad("the block has threads in a dimension the kernel does not "
@@ -413,7 +415,7 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     std::string S;
     for (const ThreadIndexVar *V : {P.Y, P.X})
       if (V && !findIdentifier(Inner, 0, Inner.size(), V->Name).empty())
-        S += Ind + "const " + V->Type + " " + V->Name + " = " +
+        S += Ind + "const " + unqualifiedType(V->Type) + " " + V->Name + " = " +
              (V == P.Y ? YF + " + " + OY + " * " + str(BY)
                        : XF + " + " + OX + " * " + str(BX)) +
              ";\n";
@@ -464,8 +466,9 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
     }
     bool IsY = &V == P.Y;
     int64_t Span = IsY ? BY * C.RY : BX * C.RX;
-    S += I1 + "const " + V.Type + " " + (IsY ? YF : XF) + " = blockIdx." +
-         V.Dim + " * " + str(Span) + " + threadIdx." + V.Dim + ";\n";
+    S += I1 + "const " + unqualifiedType(V.Type) + " " + (IsY ? YF : XF) +
+         " = blockIdx." + V.Dim + " * " + str(Span) + " + threadIdx." + V.Dim +
+         ";\n";
   }
   // Tiles.
   for (size_t I = 0; Staging && I < P.Staged.size(); ++I) {

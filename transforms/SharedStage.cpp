@@ -1,4 +1,5 @@
 #include "SharedStage.h"
+#include "BlockSize.h"
 #include "Coarsen.h"
 #include "HaloStage.h"
 #include "ReductionNest.h"
@@ -141,10 +142,11 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
     return I1 + "#pragma unroll\n" + I1 + "for (int " + Row + " = 0; " + Row +
            " < " + F_ + "; ++" + Row + ") {\n" + Body + I1 + "}\n";
   };
-  std::string Fill = I2 + "const " + X->Type + " " + X->Name +
+  std::string Fill = I2 + "const " + unqualifiedType(X->Type) + " " + X->Name +
                      " = blockIdx.x * " + B_ + " + threadIdx.x;\n";
-  Fill += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + Rows +
-          " + threadIdx.y + " + Row + " * " + B_ + ";\n";
+  Fill += I2 + "const " + unqualifiedType(Y->Type) + " " + Y->Name +
+          " = blockIdx.y * " + Rows + " + threadIdx.y + " + Row + " * " + B_ +
+          ";\n";
   std::string Put = Tile + "[threadIdx.y + " + Row + " * " + B_ +
                     "][threadIdx.x] = " + Value + ";\n";
   Fill += Guard.empty() ? I2 + Put : I2 + "if (" + Guard + ")\n" + I3 + Put;
@@ -152,10 +154,11 @@ Error emitTranspose(const RewriteContext &Ctx, const KernelInfo &K,
   S += I1 + "__syncthreads();\n";
   S += I1 + "// Each thread now stores elements its transposed neighbours "
             "computed.\n";
-  std::string Drain = I2 + "const " + X->Type + " " + X->Name +
+  std::string Drain = I2 + "const " + unqualifiedType(X->Type) + " " + X->Name +
                       " = blockIdx.x * " + B_ + " + threadIdx.y;\n";
-  Drain += I2 + "const " + Y->Type + " " + Y->Name + " = blockIdx.y * " + Rows +
-           " + threadIdx.x + " + Row + " * " + B_ + ";\n";
+  Drain += I2 + "const " + unqualifiedType(Y->Type) + " " + Y->Name +
+           " = blockIdx.y * " + Rows + " + threadIdx.x + " + Row + " * " + B_ +
+           ";\n";
   std::string Get = Store + " = " + Tile + "[threadIdx.x + " + Row + " * " +
                     B_ + "][threadIdx.y];\n";
   Drain += Guard.empty() ? I2 + Get : I2 + "if (" + Guard + ")\n" + I3 + Get;
@@ -176,9 +179,19 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Stage.Default = "none";
   Pad.Default = 0;
   Pad.Values = {0, 1};
+  // Tiles are sized by the block. A block the launches choose at run time
+  // can still be staged when block-size may replace it by a constant: the
+  // tile then takes the variant's constant (a configuration that keeps the
+  // run-time block is refused when applied), and only the forms that keep
+  // one output per thread are offered, since block-size recomputes the grid
+  // for one thread per index.
+  bool RuntimeBlock = false;
   if (std::string Why = blockShapeRefusal(K);
-      !Why.empty() && K.Mapping.Reason.empty())
-    return Out.refuse(K.Id, Why, K.Location);
+      !Why.empty() && K.Mapping.Reason.empty()) {
+    RuntimeBlock = BlockSize::runtimeBlockReplaceable(Ctx, K);
+    if (!RuntimeBlock)
+      return Out.refuse(K.Id, Why, K.Location);
+  }
   NestPlan Nest = planReductionNest(Ctx, K);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
     // The depths whose tiles fit at the kernel's own block shape, with one
@@ -201,14 +214,23 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
                         "even tiles 8 deep need more shared memory than a "
                         "block may declare statically",
                         K.Location);
+  } else if (HaloPlan H = K.Mapping.Reduction ? planHalo(Ctx, K) : HaloPlan();
+             K.Mapping.Reduction && !H.Refusal.empty()) {
+    // A loop that sums neighbours (a blur's dy/dx loops) is a reduction
+    // with nothing to tile across k, and may still be a neighbourhood.
+    return Out.refuse(
+        K.Id,
+        (Nest.Refusal.empty() ? "no global operand of the loop is read by "
+                                "several threads of a block"
+                              : Nest.Refusal) +
+            (H.Refusal == Nest.Refusal
+                 ? ""
+                 : "; nor is it a neighbourhood to stage (" + H.Refusal + ")"),
+        K.Location);
   } else if (K.Mapping.Reduction) {
-    return Out.refuse(K.Id,
-                      Nest.Refusal.empty()
-                          ? "no global operand of the loop is read by several "
-                            "threads of a block"
-                          : Nest.Refusal,
-                      K.Location);
-  } else if (TransposePlan T = planTranspose(Ctx, K); T.Refusal.empty()) {
+    Stage.Values = {"none", "halo"};
+  } else if (TransposePlan T = planTranspose(Ctx, K);
+             T.Refusal.empty() && !RuntimeBlock) {
     Stage.Values = {"none", "tile"};
   } else if (HaloPlan H = planHalo(Ctx, K); H.Refusal.empty()) {
     Stage.Values = {"none", "halo"};
@@ -217,8 +239,12 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
         K.Mapping.Reason.empty()
             ? "the work has no reduction loop to tile, no store to "
               "transpose (" +
-                  T.Refusal + ") and no neighbourhood to stage (" + H.Refusal +
-                  ")"
+                  (T.Refusal.empty()
+                       ? blockShapeRefusal(K) +
+                             "; a transposed tile shrinks the grid, which "
+                             "block-size recomputes for a constant block"
+                       : T.Refusal) +
+                  ") and no neighbourhood to stage (" + H.Refusal + ")"
             : K.Mapping.Reason;
     return Out.refuse(K.Id, Why, K.Location);
   }

@@ -9,8 +9,12 @@
 //    shape, register tiling, staging, ...), whichever transforms offer
 //    them. Each is an arm of a Bernoulli bandit (Thompson sampling): a move
 //    pays when the child is at least 1% faster than its parent.
-//  - It opens with probes: one move of each role from the original, the
-//    block shape first (two probes, larger then smaller).
+//  - It opens with two points drawn at random (after any configurations
+//    transferred from similar kernels), from a generator seeded as random
+//    search's: on a space where much is good they find it as soon as random
+//    search would, and they show the model how far the space varies. Then
+//    probes: one move of each role from the original, the block shape first
+//    (two probes, larger then smaller).
 //  - It never ends below the best block shape alone, the classic
 //    autotuner's result: when every combination of the block-shape knobs
 //    fits in half the budget it sweeps them all (else, when it fits, each
@@ -60,6 +64,7 @@ public:
       Arms.try_emplace(moveOf(D));
     applyFeaturePriors();
     applyTransferPriors();
+    TransferredInOpening = Opening.size();
     planProbes();
     planBlockSweep();
   }
@@ -73,9 +78,20 @@ public:
     std::vector<Proposal> Out;
     fitModel();
     while (Out.size() < N) {
+      if (OpeningRandomLeft > 0 && OpeningTaken >= TransferredInOpening) {
+        --OpeningRandomLeft;
+        if (std::optional<Point> P = randomFresh(OpeningRng)) {
+          Out.push_back(propose(std::move(*P),
+                                "opening: a random point, as good a first "
+                                "guess as any before anything is measured",
+                                "explore"));
+          continue;
+        }
+      }
       if (!Opening.empty()) {
         Proposal P = std::move(Opening.front());
         Opening.pop_front();
+        ++OpeningTaken;
         if (fresh(P.P))
           Out.push_back(propose(std::move(P.P), P.Why, P.Move));
         continue;
@@ -643,6 +659,16 @@ private:
   std::map<std::string, Arm> Arms;
   std::map<Point, std::pair<Point, std::string>> Parents;
   std::deque<Proposal> Opening;
+  /// Random points still to come in the opening, after the first
+  /// TransferredInOpening entries of Opening (configurations transferred
+  /// from similar kernels) have been taken.
+  unsigned OpeningRandomLeft = 2;
+  /// Seeded like every strategy's generator and used only for those
+  /// points: with a given seed they are the first points random search
+  /// measures, whatever the agent drew before (the strategies are compared
+  /// on common random numbers).
+  std::mt19937_64 OpeningRng{Ctx.Seed};
+  size_t TransferredInOpening = 0, OpeningTaken = 0;
   std::deque<Proposal> LaterProbes;
   std::deque<Proposal> Sweep;    ///< planBlockSweep's points not yet proposed
   bool SweepTurn = false;        ///< whose turn: the sweep's or the others'

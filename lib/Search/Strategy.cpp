@@ -62,7 +62,8 @@ Proposal StrategyBase::propose(Point P, std::string Why, std::string Move) {
 /// The largest product randomFresh lists when sampling fails.
 static constexpr uint64_t EnumerationLimit = 1u << 20;
 
-std::optional<Point> StrategyBase::randomFresh(unsigned Tries) {
+std::optional<Point> StrategyBase::randomFresh(std::mt19937_64 &G,
+                                               unsigned Tries) {
   if (Enumerated)
     return nextEnumerated();
   const ValidSet *V = Space.validSet();
@@ -70,7 +71,7 @@ std::optional<Point> StrategyBase::randomFresh(unsigned Tries) {
     return std::nullopt;
   std::optional<Point> Doubtful;
   for (unsigned I = 0; I < Tries; ++I) {
-    Point P = V ? V->sample(Rng) : Space.randomPoint(Rng);
+    Point P = V ? V->sample(G) : Space.randomPoint(G);
     if (promising(P))
       return P;
     if (!Doubtful && fresh(P))
@@ -85,10 +86,10 @@ std::optional<Point> StrategyBase::randomFresh(unsigned Tries) {
     RemainingValid.resize(V->size());
     for (size_t I = 0; I < V->size(); ++I)
       RemainingValid[I] = uint32_t(I);
-    std::shuffle(RemainingValid.begin(), RemainingValid.end(), Rng);
+    std::shuffle(RemainingValid.begin(), RemainingValid.end(), G);
   } else {
     Remaining = Space.enumerate(EnumerationLimit);
-    std::shuffle(Remaining.begin(), Remaining.end(), Rng);
+    std::shuffle(Remaining.begin(), Remaining.end(), G);
   }
   Enumerated = true;
   return nextEnumerated();

@@ -99,8 +99,8 @@ void run(const float *A, const float *B, float *C, int *cnt, int M, int N,
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "mm.shared_pad"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "tr.shared_stage"
 // KNOBS-DAG: reason = "the work has no reduction loop to tile, no store to transpose (the store is already contiguous across a warp) and no neighbourhood to stage ('in' is read at one element per thread: nothing to share)"
-// KNOBS-DAG: reason = "the loop body writes memory ('count[r]') at {{.*}}shared-stage.cu:{{[0-9]+}}:7"
-// KNOBS-DAG: reason = "no global operand of the loop is read by several threads of a block"
+// KNOBS-DAG: reason = "the loop body writes memory ('count[r]') at {{.*}}shared-stage.cu:{{[0-9]+}}:7; nor is it a neighbourhood to stage ('A' at {{.*}}shared-stage.cu:{{[0-9]+}}:14 is not the thread's element or a near neighbour of it)"
+// KNOBS-DAG: reason = "no global operand of the loop is read by several threads of a block; nor is it a neighbourhood to stage ('A' at {{.*}}shared-stage.cu:{{[0-9]+}}:14 is not the thread's element or a near neighbour of it)"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "matvec.shared_stage"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "matvec.register_tile"
 

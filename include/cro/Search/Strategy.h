@@ -141,7 +141,12 @@ protected:
   /// A fresh random point, uniform over the valid set when it is known;
   /// else by rejection sampling of promising points, then enumeration
   /// (promising points first). nullopt only when no fresh point is left.
-  std::optional<Point> randomFresh(unsigned Tries = 2000);
+  std::optional<Point> randomFresh(unsigned Tries = 2000) {
+    return randomFresh(Rng, Tries);
+  }
+  /// The same, drawing from G (a generator of the strategy's own, for
+  /// draws that must not depend on how much of Rng was used before).
+  std::optional<Point> randomFresh(std::mt19937_64 &G, unsigned Tries = 2000);
   /// Fresh points for a model to choose from: all of them when there are
   /// at most 4096 (valid ones when the valid set is known), else a random
   /// sample plus the neighbours of the best points; promising ones only
