@@ -104,9 +104,31 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       Bad("is read outside the work");
       continue;
     }
-    if (!A.Direct || A.Indices.size() != 1 || !A.Indices[0].Affine ||
-        !Spelled.starts_with(A.Base) || !Spelled.ends_with("]")) {
-      Bad("is not read as `p[affine index]`");
+    if (!A.Direct || A.Indices.size() != 1 || !Spelled.starts_with(A.Base) ||
+        !Spelled.ends_with("]")) {
+      Bad("is not read as `p[index]`");
+      continue;
+    }
+    if (!A.Indices[0].Affine) {
+      const ThreadMapping::BoundedRead *B = nullptr;
+      for (const ThreadMapping::BoundedRead &R : M.BoundedReads)
+        if (R.Offset == A.Span.BeginOffset)
+          B = &R;
+      if (!B || B->Row.empty() != !Y) {
+        Bad("is read at an index neither affine nor provably near the "
+            "thread's element (" +
+            A.Indices[0].NonAffineReason + ")");
+        continue;
+      }
+      if (std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi}) > MaxHalo) {
+        Bad("is read up to " +
+            std::to_string(
+                std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi})) +
+            " elements from the thread's (at most " + std::to_string(MaxHalo) +
+            " are staged)");
+        continue;
+      }
+      ByArray[A.Base].push_back({&A, 0, 0, B});
       continue;
     }
     const AffineExpr &F = A.Indices[0].Form;
@@ -141,7 +163,20 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   P.Array = Best;
   P.Reads = ByArray[Best];
   std::set<std::pair<int64_t, int64_t>> Offsets;
+  const ThreadMapping::BoundedRead *BoundedCentre = nullptr;
+  std::optional<SymPoly> BoundedStride;
+  bool Spread = false, StridesDiffer = false;
   for (const HaloRead &R : P.Reads) {
+    if (const ThreadMapping::BoundedRead *B = R.Bounded) {
+      P.HX = std::max({P.HX, -B->ColLo, B->ColHi});
+      P.HY = std::max({P.HY, -B->RowLo, B->RowHi});
+      Spread |= B->ColLo != B->ColHi || B->RowLo != B->RowHi;
+      if (B->ReadsCentre && !BoundedCentre)
+        BoundedCentre = B;
+      StridesDiffer |= BoundedStride && !(*BoundedStride == B->Stride);
+      BoundedStride = B->Stride;
+      continue;
+    }
     Offsets.insert({R.DX, R.DY});
     P.HX = std::max(P.HX, std::abs(R.DX));
     P.HY = std::max(P.HY, std::abs(R.DY));
@@ -151,9 +186,39 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
             accessKey(R.Access->Base, R.Access->Indices[0].Text)))
       P.Center = &R;
   }
-  if (Offsets.size() < 2)
+  if (Offsets.size() < 2 && !Spread)
     return Fail("'" + Best +
                 "' is read at one element per thread: nothing to share");
+  // The tile holds element (r, c) at stride * r + c: every read must count
+  // rows alike.
+  if (Y && BoundedStride && P.Center &&
+      !(P.Center->Access->Indices[0].Form.coefficient("threadIdx.y") ==
+        *BoundedStride))
+    StridesDiffer = true;
+  if (StridesDiffer)
+    return Fail("'" + Best + "' is read with different row strides");
+  if (!P.Center && BoundedCentre) {
+    // Only near reads: the loader takes the element at stride * y + x.
+    P.Type = unqualifiedType(P.Reads.front().Access->ElementType);
+    if (!Y) {
+      P.CenterIndex = X->Name;
+      return P;
+    }
+    std::string Before = Ctx.textBefore(K.Span.BeginOffset);
+    for (const auto &[Mono, Coef] : BoundedStride->terms())
+      for (const std::string &Sym : Mono) {
+        StringRef Name = StringRef(Sym).split('.').first;
+        bool Known = !findIdentifier(Before, 0, Before.size(), Name).empty();
+        for (const ParamInfo &PI : K.Params)
+          Known |= PI.Name == Name && !PI.IsPointer;
+        if (!Known)
+          return Fail("the row stride of '" + Best + "' names '" + Sym +
+                      "', which the tile loader cannot see");
+      }
+    P.CenterIndex =
+        "(" + BoundedStride->str() + ") * " + Y->Name + " + " + X->Name;
+    return P;
+  }
   if (!P.Center)
     return Fail("the thread's own element of '" + Best +
                 "' is not read on every path, so loading it is not known to "
@@ -289,6 +354,36 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
     return Err;
 
   for (const HaloRead &R : P.Reads) {
+    if (const ThreadMapping::BoundedRead *B = R.Bounded) {
+      // The cell of (row, col): the tile starts halo rows and columns
+      // before the block's first element. The element was loaded where the
+      // loader's condition holds for it.
+      std::string Row = "(" + B->Row + ")", Col = "(" + B->Col + ")";
+      std::string Cell = Tile +
+                         (Y ? "[" + Row + " - (int)blockIdx.y * " + S_(BY) +
+                                  " + " + S_(P.HY) + "]"
+                            : "") +
+                         "[" + Col + " - (int)blockIdx.x * " + S_(BX) + " + " +
+                         S_(P.HX) + "]";
+      // As the loader's condition: at or above 0 and any lower bound, below
+      // the upper bound.
+      auto Inside = [&](const std::string &V, const std::string &Low,
+                        const std::string &Bound) {
+        return V + " >= 0 && " +
+               (Low.empty() ? "" : V + " >= " + Low + " && ") + V + " < " +
+               Bound;
+      };
+      std::string C = Inside(Col, LowX, BoundX);
+      if (Y)
+        C += " && " + Inside(Row, LowY, BoundY);
+      std::string Text =
+          "(" + C + " ? " + Cell + " : " + spanText(Ctx, R.Access->Span) + ")";
+      if (Error Err = Out.replace(
+              R.Access->Span.BeginOffset,
+              R.Access->Span.EndOffset - R.Access->Span.BeginOffset, Text))
+        return Err;
+      continue;
+    }
     std::string Cell = Tile +
                        (Y ? "[threadIdx.y + " + S_(P.HY + R.DY) + "]" : "") +
                        "[threadIdx.x + " + S_(P.HX + R.DX) + "]";

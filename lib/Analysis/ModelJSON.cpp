@@ -360,6 +360,15 @@ json::Value toJSON(const ThreadMapping &M) {
                                    {"per_output", strOrNull(D.PerOutput)},
                                    {"reset", strOrNull(D.Reset)},
                                    {"no_reset", D.NoReset}});
+  json::Array Bounded;
+  for (const ThreadMapping::BoundedRead &B : M.BoundedReads)
+    Bounded.push_back(
+        json::Object{{"row", strOrNull(B.Row)},
+                     {"col", B.Col},
+                     {"stride", B.Stride.str()},
+                     {"row_offsets", json::Array{B.RowLo, B.RowHi}},
+                     {"col_offsets", json::Array{B.ColLo, B.ColHi}},
+                     {"reads_centre", B.ReadsCentre}});
   return json::Object{{"recognized", true},
                       {"index_vars", std::move(Vars)},
                       {"guard", M.GuardKind},
@@ -375,6 +384,7 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"guard_reason", strOrNull(M.GuardReason)},
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},
+                      {"bounded_reads", std::move(Bounded)},
                       {"outside_writes", strings(M.OutsideWrites)},
                       {"conditionals", strings(M.Conditionals)},
                       {"reduction", std::move(Reduction)},

@@ -1,6 +1,7 @@
 #include "cro/Analysis/ThreadMapping.h"
-#include "cro/Analysis/StmtQueries.h"
 #include "cro/Analysis/AffineBuilder.h"
+#include "cro/Analysis/NeighbourReads.h"
+#include "cro/Analysis/StmtQueries.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -450,6 +451,7 @@ public:
     if (Budget >= 0)
       M.MustAccesses.assign(Must.begin(), Must.end());
 
+    M.BoundedReads = findBoundedReads(Text, Affine, M, Work);
     findReduction(Work);
   }
 

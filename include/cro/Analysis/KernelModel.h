@@ -518,6 +518,23 @@ struct ThreadMapping {
   /// path through the work accesses, to its end or to a return: a thread
   /// inside the guard certainly reads or writes those.
   std::vector<std::string> MustAccesses;
+  /// A read p[S * R + C] of the work (p[C] with a 1-D index) whose row R
+  /// and column C are not affine but provably stay within constant offsets
+  /// of the thread's index in y and x wherever the guard holds: coordinates
+  /// clamped to the image (`min(max(y + dy, 0), h - 1)`) with dy from a
+  /// loop of constant bounds, a choice between neighbours (`c ? x - 1 :
+  /// x`). Found by NeighbourReads.cpp.
+  struct BoundedRead {
+    unsigned Offset = 0;  ///< the access's begin (AccessInfo::Span)
+    std::string Row, Col; ///< R and C as written (Row "" for a 1-D index)
+    SymPoly Stride;       ///< S's value; zero for a 1-D index
+    int64_t RowLo = 0, RowHi = 0, ColLo = 0, ColHi = 0; ///< R - y, C - x
+    /// Every iteration of the loops around the read runs, on every path
+    /// through the work, and where their variables are 0 the read is the
+    /// thread's own element (R == y, C == x).
+    bool ReadsCentre = false;
+  };
+  std::vector<BoundedRead> BoundedReads;
   /// Thread-private variables declared before the work (parameters, locals
   /// of the prefix) that the work changes, e.g. "'out' (a parameter) at
   /// k.cu:9:5": a thread that runs the work for several outputs would carry

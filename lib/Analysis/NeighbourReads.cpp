@@ -1,0 +1,362 @@
+#include "cro/Analysis/NeighbourReads.h"
+#include "cro/Analysis/StmtQueries.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include <algorithm>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+/// A value's range: of the value itself (Absolute) or of its distance to
+/// the thread index in one dimension (Relative).
+struct Range {
+  bool Relative = false;
+  int64_t Lo = 0, Hi = 0;
+};
+
+/// A loop around the read: its variable takes every value of [Lo, Hi].
+struct LoopRange {
+  const VarDecl *Var = nullptr;
+  int64_t Lo = 0, Hi = 0;
+};
+
+bool hasJump(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
+      isa<GotoStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (hasJump(C))
+      return true;
+  return false;
+}
+
+class BoundedReadFinder {
+public:
+  BoundedReadFinder(const SourceText &Text, AffineBuilder &Affine,
+                    const ThreadMapping &M)
+      : Text(Text), Affine(Affine), M(M) {}
+
+  void run(ArrayRef<const Stmt *> Work) {
+    bool Certain = true;
+    for (const Stmt *S : Work) {
+      // A statement that may return makes what follows it uncertain; its
+      // own reads are counted uncertain too (the return may come first).
+      if (hasJump(S))
+        Certain = false;
+      walk(S, Certain);
+    }
+  }
+
+  std::vector<ThreadMapping::BoundedRead> Found;
+
+private:
+  void walk(const Stmt *S, bool Certain) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S))
+      return walkExpr(E, Certain);
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      walk(F->getInit(), Certain);
+      walk(F->getCond(), Certain);
+      std::optional<LoopRange> L = rangeOf(F);
+      if (L)
+        Loops.push_back(*L);
+      bool BodyCertain =
+          Certain && L && L->Lo <= L->Hi && !hasJump(F->getBody());
+      walk(F->getBody(), BodyCertain);
+      walk(F->getInc(), false);
+      if (L)
+        Loops.pop_back();
+      return;
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body()) {
+        if (hasJump(C))
+          Certain = false;
+        walk(C, Certain);
+      }
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      walk(If->getCond(), Certain);
+      walk(If->getThen(), false);
+      walk(If->getElse(), false);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          walk(V->getInit(), Certain);
+      return;
+    }
+    // while, do, switch, ...: no range for their variables, no certainty.
+    for (const Stmt *C : S->children())
+      walk(C, false);
+  }
+
+  void walkExpr(const Expr *E, bool Certain) {
+    if (const auto *B = dyn_cast<BinaryOperator>(E);
+        B && (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr)) {
+      walkExpr(B->getLHS(), Certain);
+      walkExpr(B->getRHS(), false);
+      return;
+    }
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(E)) {
+      walkExpr(C->getCond(), Certain);
+      walkExpr(C->getTrueExpr(), false);
+      walkExpr(C->getFalseExpr(), false);
+      return;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      consider(A, Certain);
+    for (const Stmt *C : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(C))
+        walkExpr(CE, Certain);
+  }
+
+  /// [b, e - 1] (or [b, e] for `<=`) of a counted loop with constant bounds
+  /// whose body leaves its variable alone.
+  std::optional<LoopRange> rangeOf(const ForStmt *F) const {
+    std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
+    if (!C)
+      return std::nullopt;
+    std::optional<int64_t> B = evaluateInt(C->Begin, Text.context());
+    std::optional<int64_t> End = evaluateInt(C->End, Text.context());
+    if (!B || !End)
+      return std::nullopt;
+    for (const VarDecl *V : modifiedVariables(F->getBody()))
+      if (V == C->Var)
+        return std::nullopt;
+    return LoopRange{C->Var, *B, C->Inclusive ? *End : *End - 1};
+  }
+
+  const ThreadIndexVar *indexVar(StringRef Dim) const {
+    for (const ThreadIndexVar &V : M.IndexVars)
+      if (V.Dim == Dim)
+        return &V;
+    return nullptr;
+  }
+
+  void consider(const ArraySubscriptExpr *A, bool Certain) {
+    const auto *Base = dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+    const auto *P = Base ? dyn_cast<ParmVarDecl>(Base->getDecl()) : nullptr;
+    if (!P || !P->getType()->isPointerType())
+      return;
+    const Expr *Index = A->getIdx();
+    if (Affine.build(Index).Form)
+      return; // the affine neighbours are the halo planner's own
+    const ThreadIndexVar *X = indexVar("x"), *Y = indexVar("y");
+    if (!X || indexVar("z"))
+      return;
+    ThreadMapping::BoundedRead R;
+    R.Offset = Text.span(A->getSourceRange()).BeginOffset;
+    if (!Y) {
+      std::optional<Range> C = offsetOf(Index, X->Name, false);
+      if (!C)
+        return;
+      std::optional<Range> C0 = offsetOf(Index, X->Name, true);
+      R.Col = Text.text(Index);
+      R.ColLo = C->Lo;
+      R.ColHi = C->Hi;
+      R.ReadsCentre = Certain && C0 && C0->Lo == 0 && C0->Hi == 0;
+      Found.push_back(std::move(R));
+      return;
+    }
+    // S * R + C, in any operand order.
+    const auto *Add = dyn_cast<BinaryOperator>(stripCasts(Index));
+    if (!Add || Add->getOpcode() != BO_Add)
+      return;
+    for (auto [Prod, Col] : {std::pair(Add->getLHS(), Add->getRHS()),
+                             std::pair(Add->getRHS(), Add->getLHS())}) {
+      const auto *Mul = dyn_cast<BinaryOperator>(stripCasts(Prod));
+      if (!Mul || Mul->getOpcode() != BO_Mul)
+        continue;
+      for (auto [S, Row] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                            std::pair(Mul->getRHS(), Mul->getLHS())}) {
+        std::optional<AffineExpr> Stride = Affine.build(S).Form;
+        if (!Stride || Stride->hasVariables())
+          continue;
+        std::optional<Range> RR = offsetOf(Row, Y->Name, false);
+        std::optional<Range> CR = offsetOf(Col, X->Name, false);
+        if (!RR || !CR)
+          continue;
+        std::optional<Range> R0 = offsetOf(Row, Y->Name, true);
+        std::optional<Range> C0 = offsetOf(Col, X->Name, true);
+        R.Row = Text.text(Row);
+        R.Col = Text.text(Col);
+        R.Stride = Stride->constantPart();
+        R.RowLo = RR->Lo;
+        R.RowHi = RR->Hi;
+        R.ColLo = CR->Lo;
+        R.ColHi = CR->Hi;
+        R.ReadsCentre = Certain && R0 && C0 && R0->Lo == 0 && R0->Hi == 0 &&
+                        C0->Lo == 0 && C0->Hi == 0;
+        Found.push_back(std::move(R));
+        return;
+      }
+    }
+  }
+
+  /// E's distance to the index variable Idx, when it is a constant range.
+  /// AtZero: with every loop variable at 0 instead of its range.
+  std::optional<Range> offsetOf(const Expr *E, StringRef Idx, bool AtZero) {
+    std::optional<Range> R = range(E, Idx, AtZero, 0);
+    if (!R || !R->Relative)
+      return std::nullopt;
+    return R;
+  }
+
+  std::optional<Range> range(const Expr *E, StringRef Idx, bool AtZero,
+                             unsigned Depth) {
+    if (Depth > 16 || !E)
+      return std::nullopt;
+    E = stripCasts(E);
+    if (!E->getType()->isIntegerType())
+      return std::nullopt;
+    if (std::optional<int64_t> V = evaluateInt(E, Text.context()))
+      return Range{false, *V, *V};
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (!V)
+        return std::nullopt;
+      for (const LoopRange &L : Loops)
+        if (L.Var == V) {
+          if (AtZero && (L.Lo > 0 || L.Hi < 0))
+            return std::nullopt;
+          return AtZero ? Range{false, 0, 0} : Range{false, L.Lo, L.Hi};
+        }
+      if (V->getName() == Idx && !Affine.isModified(V))
+        for (const ThreadIndexVar &T : M.IndexVars)
+          if (T.Name == Idx)
+            return Range{true, 0, 0};
+      // A local that keeps its initial value stands for it.
+      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
+          !Affine.isModified(V))
+        return range(V->getInit(), Idx, AtZero, Depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      std::optional<Range> A = range(U->getSubExpr(), Idx, AtZero, Depth + 1);
+      if (!A || A->Relative)
+        return std::nullopt;
+      if (U->getOpcode() == UO_Plus)
+        return A;
+      if (U->getOpcode() == UO_Minus)
+        return Range{false, -A->Hi, -A->Lo};
+      return std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
+        return std::nullopt;
+      std::optional<Range> L = range(B->getLHS(), Idx, AtZero, Depth + 1);
+      std::optional<Range> R = range(B->getRHS(), Idx, AtZero, Depth + 1);
+      if (!L || !R || (L->Relative && R->Relative))
+        return std::nullopt;
+      if (B->getOpcode() == BO_Add)
+        return Range{L->Relative || R->Relative, L->Lo + R->Lo, L->Hi + R->Hi};
+      if (R->Relative) // c - y moves against the index
+        return std::nullopt;
+      return Range{L->Relative, L->Lo - R->Hi, L->Hi - R->Lo};
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      if (!isPure(C->getCond()))
+        return std::nullopt;
+      std::optional<Range> T = range(C->getTrueExpr(), Idx, AtZero, Depth + 1);
+      std::optional<Range> F =
+          range(C->getFalseExpr(), Idx, AtZero, Depth + 1);
+      if (!T || !F || T->Relative != F->Relative)
+        return std::nullopt;
+      return Range{T->Relative, std::min(T->Lo, F->Lo), std::max(T->Hi, F->Hi)};
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return minMax(Call, Idx, AtZero, Depth);
+    return std::nullopt;
+  }
+
+  /// min(a, b) and max(a, b) (CUDA's, std::'s) of integers.
+  std::optional<Range> minMax(const CallExpr *Call, StringRef Idx, bool AtZero,
+                              unsigned Depth) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (!F || Call->getNumArgs() != 2 || !F->getIdentifier())
+      return std::nullopt;
+    StringRef Name = F->getName();
+    if (Name != "min" && Name != "max")
+      return std::nullopt;
+    bool Min = Name == "min";
+    const Expr *A = Call->getArg(0), *B = Call->getArg(1);
+    std::optional<Range> RA = range(A, Idx, AtZero, Depth + 1);
+    std::optional<Range> RB = range(B, Idx, AtZero, Depth + 1);
+    if (RA && RB && RA->Relative == RB->Relative)
+      return Min ? Range{RA->Relative, std::min(RA->Lo, RB->Lo),
+                         std::min(RA->Hi, RB->Hi)}
+                 : Range{RA->Relative, std::max(RA->Lo, RB->Lo),
+                         std::max(RA->Hi, RB->Hi)};
+    // One argument near the thread index, the other a bound on its side of
+    // it: the result lies between the two, so at most the distance of the
+    // near one, and on the bound's side at most 0.
+    if (!RA || !RA->Relative) {
+      std::swap(A, B);
+      std::swap(RA, RB);
+    }
+    if (!RA || !RA->Relative)
+      return std::nullopt;
+    if (Min && atOrAbove(B, Idx))
+      return Range{true, std::min<int64_t>(RA->Lo, 0), RA->Hi};
+    if (!Min && atOrBelow(B, RB))
+      return Range{true, RA->Lo, std::max<int64_t>(RA->Hi, 0)};
+    return std::nullopt;
+  }
+
+  /// B >= the index wherever the guard holds: B is the guard's exclusive
+  /// upper bound minus at most one (`h - 1` for `y < h`).
+  bool atOrAbove(const Expr *B, StringRef Idx) {
+    auto It = M.UpperBoundForms.find(Idx.str());
+    if (It == M.UpperBoundForms.end())
+      return false;
+    std::optional<AffineExpr> F = Affine.build(B).Form;
+    if (!F || F->hasVariables())
+      return false;
+    std::string Symbol;
+    int64_t Offset = 0;
+    for (const auto &[Mono, Coef] : F->constantPart().terms()) {
+      if (Mono.empty())
+        Offset += Coef;
+      else if (Mono.size() == 1 && Coef == 1 && Symbol.empty())
+        Symbol = Mono.front();
+      else
+        return false;
+    }
+    return Symbol == It->second.Symbol && Offset >= It->second.Offset - 1;
+  }
+
+  /// B <= the index: a constant at most 0 (a thread index is never
+  /// negative) or at most the guard's lower bound.
+  bool atOrBelow(const Expr *B, const std::optional<Range> &RB) {
+    return RB && !RB->Relative && RB->Hi <= 0;
+  }
+
+  const SourceText &Text;
+  AffineBuilder &Affine;
+  const ThreadMapping &M;
+  std::vector<LoopRange> Loops;
+};
+
+} // namespace
+
+std::vector<ThreadMapping::BoundedRead>
+findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
+                 const ThreadMapping &M, ArrayRef<const Stmt *> Work) {
+  BoundedReadFinder F(Text, Affine, M);
+  F.run(Work);
+  return std::move(F.Found);
+}
+
+} // namespace cro
