@@ -11,7 +11,9 @@
 #      runs each).
 # -> $OUT/memory-generality.tgz (selfcheck.json/log, sanitizer.txt,
 #    measure/*.json, measure.txt, machine.txt)
-# Usage: OUT=dir LIMIT=570 [PHASES="selfcheck sanitize measure"] bench/memory-generality-gpu.sh
+#   4. ("tests") the self-checking test programs of TESTS: original and
+#      variant built and run, the sanitizers on the variant.
+# Usage: OUT=dir LIMIT=570 [PHASES="selfcheck sanitize measure tests"] [ONLY=regex] bench/memory-generality-gpu.sh
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:?}; limit=${LIMIT:-570}; start=$SECONDS
@@ -19,7 +21,7 @@ phases=${PHASES:-selfcheck sanitize measure}
 tool=build/bin/cuda-rewrite-opt
 G=test/generality/programs
 work=$(mktemp -d)
-res=$work/res; mkdir -p "$res/measure"
+res=$work/res; mkdir -p "$res/measure" "$out"
 left() { echo $(( limit - (SECONDS - start) )); }
 {
   echo "date: $(date -u +%FT%TZ)"
@@ -44,7 +46,44 @@ CONFIGS=(
   "histogram-priv1024|cpp_struct_params|{\"histogram_kernel.privatize\": 1024}"
   "matvec-ss16|tut_matmul_tile|{\"MatVecKernel.shared_stage\": 16}"
   "fdtd-halo|pb_fdtd2d|{\"fdtd_step2_kernel.shared_stage\": \"halo\", \"fdtd_step3_kernel.shared_stage\": \"halo\"}"
+  "boxblur-halo-rt|cpp_argv_block|{\"box_blur3.shared_stage\": \"halo\", \"box_blur3.block\": [32, 8]}"
+  "blur3x3-halo|lay_nvcc_implicit|{\"blur3x3.shared_stage\": \"halo\"}"
 )
+# ONLY: a regular expression on the names above; the others are skipped.
+if [ -n "${ONLY:-}" ]; then
+  kept=()
+  for c in "${CONFIGS[@]}"; do [[ ${c%%|*} =~ $ONLY ]] && kept+=("$c"); done
+  CONFIGS=("${kept[@]}")
+fi
+
+# Test programs that check themselves (exit 0 and PASSED): the original
+# and the variant are each built and run; then the sanitizers on the
+# variant. file | configuration
+TESTS=(
+  "test/transforms/shared-stage-runtime-block.cu|{\"laplace5.shared_stage\": \"halo\", \"laplace5.block\": [32, 8], \"matmul.shared_stage\": 16, \"matmul.block\": [16, 16]}"
+  "test/transforms/shared-stage-clamped.cu|{\"sharpen.shared_stage\": \"halo\", \"smooth_line.shared_stage\": \"halo\", \"edge_x.shared_stage\": \"halo\"}"
+)
+if [[ $phases == *tests* ]]; then
+  for t in "${TESTS[@]}"; do
+    IFS='|' read -r file cfg <<< "$t"
+    n=$(basename "$file" .cu); d=$work/tests/$n; mkdir -p "$d"
+    (( $(left) < 60 )) && { echo "$n: skipped (time)" >> "$res/tests.txt"; continue; }
+    echo "$cfg" > "$d/c.json"
+    nvcc -O3 -arch=sm_90 "$file" -o "$d/orig" 2> "$d/orig.build.log"
+    $tool "$file" --apply "$d/c.json" -o "$d/v.cu" 2> "$d/apply.log" &&
+      nvcc -O3 -arch=sm_90 "$d/v.cu" -o "$d/v" 2> "$d/build.log"
+    o=$("$d/orig" 2>&1); orc=$?; o=$(echo "$o" | tail -1)
+    v=$("$d/v" 2>&1); vrc=$?; v=$(echo "$v" | tail -1)
+    echo "$n: original '$o' (rc=$orc), variant '$v' (rc=$vrc)" >> "$res/tests.txt"
+    for tool_ in racecheck memcheck; do
+      (( $(left) < 40 )) && break
+      timeout 90 compute-sanitizer --tool $tool_ --error-exitcode 99 "$d/v" > "$d/$tool_.log" 2>&1
+      echo "$n $tool_: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$d/$tool_.log" | tail -1) | $(grep -E 'PASSED|FAILED' "$d/$tool_.log" | tail -1)" >> "$res/tests.txt"
+    done
+    cp "$d/v.cu" "$res/$n.variant.cu" 2>/dev/null
+  done
+  cat "$res/tests.txt"
+fi
 
 if [[ $phases == *selfcheck* ]]; then
   KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2|MatVecKernel)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^histogram_kernel\.privatize$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|second_diff)\.shared_stage$' \
