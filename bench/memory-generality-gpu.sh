@@ -47,6 +47,7 @@ CONFIGS=(
   "matvec-ss16|tut_matmul_tile|{\"MatVecKernel.shared_stage\": 16}"
   "fdtd-halo|pb_fdtd2d|{\"fdtd_step2_kernel.shared_stage\": \"halo\", \"fdtd_step3_kernel.shared_stage\": \"halo\"}"
   "boxblur-halo-rt|cpp_argv_block|{\"box_blur3.shared_stage\": \"halo\", \"box_blur3.block\": [32, 8]}"
+  "boxblur-rt2x1|cpp_argv_block|{\"box_blur3.register_tile\": \"2x1\", \"box_blur3.block\": [32, 8]}"
   "blur3x3-halo|lay_nvcc_implicit|{\"blur3x3.shared_stage\": \"halo\"}"
 )
 # ONLY: a regular expression on the names above; the others are skipped.
@@ -61,12 +62,15 @@ fi
 # variant. file | configuration
 TESTS=(
   "test/transforms/shared-stage-runtime-block.cu|{\"laplace5.shared_stage\": \"halo\", \"laplace5.block\": [32, 8], \"matmul.shared_stage\": 16, \"matmul.block\": [16, 16]}"
+  "test/transforms/shared-stage-runtime-block.cu|{\"matmul.block\": [16, 16], \"matmul.register_tile\": \"2x2\", \"matmul.shared_stage\": 16}"
   "test/transforms/shared-stage-clamped.cu|{\"sharpen.shared_stage\": \"halo\", \"smooth_line.shared_stage\": \"halo\", \"edge_x.shared_stage\": \"halo\"}"
 )
 if [[ $phases == *tests* ]]; then
   for t in "${TESTS[@]}"; do
     IFS='|' read -r file cfg <<< "$t"
-    n=$(basename "$file" .cu); d=$work/tests/$n; mkdir -p "$d"
+    n=$(basename "$file" .cu); k=1
+    while [ -e "$work/tests/$n-$k" ]; do k=$((k + 1)); done
+    n=$n-$k; d=$work/tests/$n; mkdir -p "$d"
     (( $(left) < 60 )) && { echo "$n: skipped (time)" >> "$res/tests.txt"; continue; }
     echo "$cfg" > "$d/c.json"
     nvcc -O3 -arch=sm_90 "$file" -o "$d/orig" 2> "$d/orig.build.log"

@@ -1,5 +1,6 @@
 //===- BlockSize.cpp - the thread-block shape of a kernel's launches ------===//
 #include "BlockSize.h"
+#include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
@@ -741,7 +742,8 @@ Error rewritePrivateLaunch(
     StringRef Src, const LaunchSite &L,
     const std::vector<const ValueOrigin::Derivation *> &Derived,
     const std::vector<int64_t> &Shape,
-    const std::map<std::string, std::string> &Copies, EditSet &Out) {
+    const std::map<std::string, std::string> &Copies,
+    const std::array<int64_t, 3> &OutputsPerThread, EditSet &Out) {
   auto Resolved = [&](const ValueOrigin &V) {
     const SourceSpan &R = V.ResolvedSpan;
     return "(" + Src.slice(R.BeginOffset, R.EndOffset).str() + ")";
@@ -767,6 +769,7 @@ Error rewritePrivateLaunch(
     if (I < Derived.size() && Derived[I]) {
       // The extent as the program spells it, where it can be found.
       ValueOrigin::Derivation D = *Derived[I];
+      D.BlockMultiple *= OutputsPerThread[I];
       if (G)
         if (auto R = findSpelling(Src, G->ResolvedSpan, D.Extent))
           D.Extent = Src.slice(R->first, R->second).str();
@@ -919,6 +922,13 @@ bool BlockSize::runtimeBlockReplaceable(const RewriteContext &Ctx,
   return makePlan(Ctx, K, P) && P.RuntimeBlock;
 }
 
+bool BlockSize::replacesRuntimeBlock(const RewriteContext &Ctx,
+                                     const KernelInfo &K,
+                                     const ResolvedConfig &Config) {
+  const json::Value *V = Config.value(K.Id + ".block");
+  return V && blockShapeOfValue(*V) && runtimeBlockReplaceable(Ctx, K);
+}
+
 void BlockSize::describe(const RewriteContext &Ctx, const KernelInfo &K,
                          KnobSink &Out) const {
   Plan P;
@@ -966,16 +976,22 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
   if (!KI || !makePlan(Ctx, *KI, P))
     return makeToolError(ExitCode::Internal,
                          "block-size: no plan for " + K.Id + ": " + P.Refusal);
-  // The launches get grids of their own, recomputed from the extent for one
-  // thread per index: a transform that gives each thread several outputs
-  // shrinks the grid the launch no longer reads. (Shared staging keeps one
-  // output per thread where it is offered for a run-time block: a halo
-  // tile, or k tiles of a reduction; see SharedStage::describe.)
+  // The launches get grids of their own, recomputed from the extent: for
+  // one thread per index, or per register tile (a thread of RY x RX
+  // outputs covers RX columns and RY rows; the nest leaves the grid to this
+  // rewrite, see emitReductionNest). Coarsening would shrink the grid the
+  // launch no longer reads. (Shared staging keeps one output per thread
+  // where it is offered for a run-time block: a halo tile, or k tiles of a
+  // reduction; see SharedStage::describe.)
+  std::array<int64_t, 3> OutputsPerThread{1, 1, 1};
+  if (P.RuntimeBlock) {
+    NestChoice C = nestChoice(*KI, Config);
+    OutputsPerThread = {C.RX, C.RY, 1};
+  }
   if (P.RuntimeBlock)
     for (const Knob &Other : Ctx.Knobs.Knobs)
       if (Other.Kernel == K.Kernel && !Config.isDefault(Other) &&
-          (Other.Role == KnobRole::Coarsening ||
-           Other.Role == KnobRole::RegisterTiling))
+          Other.Role == KnobRole::Coarsening)
         return makeToolError(
             ExitCode::BadConfig,
             K.Id + " replaces a block size chosen at run time at the launch, "
@@ -1045,7 +1061,7 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
       return E;
   for (const Plan::PrivateLaunch &PL : P.Private)
     if (Error E = rewritePrivateLaunch(Src, *PL.Launch, PL.Derived, Shape,
-                                       Copies, Out))
+                                       Copies, OutputsPerThread, Out))
       return E;
   for (const Plan::Grid &G : P.Grids)
     if (Error E =

@@ -40,6 +40,12 @@ public:
   /// work with the constant a variant sets.
   static bool runtimeBlockReplaceable(const RewriteContext &Ctx,
                                       const KernelInfo &K);
+  /// In this variant the knob replaces such a run-time block by a constant:
+  /// the launches' grids are then block-size's to write (register tiles
+  /// included, see apply), not the other transforms'.
+  static bool replacesRuntimeBlock(const RewriteContext &Ctx,
+                                   const KernelInfo &K,
+                                   const ResolvedConfig &Config);
   /// Threads per block of that shape (nullopt as for currentShape).
   static std::optional<int64_t> currentThreadsPerBlock(const KernelInfo &K);
 };

@@ -1,4 +1,5 @@
 #include "ReductionNest.h"
+#include "BlockSize.h"
 #include "Coarsen.h"
 #include "LaunchAliasing.h"
 #include "ThreadRemap.h"
@@ -705,6 +706,10 @@ Error emitReductionNest(const RewriteContext &Ctx, const KernelInfo &K,
 
   if (Error Err = Out.replace(RegionBegin, Close - RegionBegin, S))
     return Err;
+  // A block chosen at run time and replaced by a constant: block-size
+  // writes the launch's grid, for this many outputs per thread.
+  if (BlockSize::replacesRuntimeBlock(Ctx, K, Config))
+    return Error::success();
   return shrinkGrid(Ctx, K, {{"x", C.RX}, {"y", C.RY}}, Out);
 }
 

@@ -1,4 +1,5 @@
 #include "RegisterTile.h"
+#include "BlockSize.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 
@@ -11,7 +12,9 @@ void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
   NestPlan P = planReductionNest(Ctx, K);
   if (P.Refusal.empty())
     P.Refusal = P.OneOutputOnly;
-  if (P.Refusal.empty())
+  // A block chosen at run time: tiles are sized by the constant a variant
+  // gives block-size, which then writes the grid for the tiles.
+  if (P.Refusal.empty() && !BlockSize::runtimeBlockReplaceable(Ctx, K))
     P.Refusal = blockShapeRefusal(K);
   if (!P.Refusal.empty())
     return Out.refuse(K.Id, P.Refusal, K.Location);

@@ -4,9 +4,10 @@
 // with a grid of one thread per index. Only the forms that keep one output
 // per thread are offered (a halo tile, k tiles of a reduction); a
 // configuration that keeps the run-time block is refused with the reason.
-// Register tiling is not offered (it would shrink a grid block-size
-// recomputes for one thread per index). The program checks itself against
-// the CPU (bench/memory-generality-gpu.sh runs it on the GPU).
+// Register tiles compose with the replaced block: block-size writes the
+// launch's grid for RY x RX outputs per thread, ceil(extent / (block *
+// tile)), and the nest leaves the grid alone. The program checks itself
+// against the CPU (bench/memory-generality-gpu.sh runs it on the GPU).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: echo '{"laplace5.shared_stage": "halo", "laplace5.block": [32, 8], "matmul.shared_stage": 16, "matmul.block": [16, 16]}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu
@@ -15,6 +16,10 @@
 // RUN: echo '{"laplace5.shared_stage": "halo"}' > %t.bad.json
 // RUN: %expect-exit 10 %cro %s --apply %t.bad.json -o %t.bad.cu 2>&1 | %strip-checks | FileCheck %s --check-prefix=BAD
 // RUN: test ! -e %t.bad.cu
+// RUN: echo '{"matmul.block": [16, 16], "matmul.register_tile": "2x2", "matmul.shared_stage": 16}' > %t.rt.json
+// RUN: %cro %s --apply %t.rt.json -o %t.rt.cu
+// RUN: %strip-checks < %t.rt.cu | FileCheck %s --check-prefix=RT
+// RUN: nvcc -arch=sm_90 -c %t.rt.cu -o %t.rt.o
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -95,7 +100,7 @@ int main(int argc, char **argv) {
 // KNOBS-DAG: knobs[{{[0-9]+}}].values[1] = "halo"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "matmul.shared_stage"
 // KNOBS-DAG: knobs[{{[0-9]+}}].values[4] = 64
-// KNOBS-DAG: reason = "the block size at {{.*}}shared-stage-runtime-block.cu:{{[0-9]+}}:3 ('threads') is not known at compile time, and tiles are sized by it"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "matmul.register_tile"
 
 // The halo tile takes the variant's block (32 x 8 plus one each side); the
 // loader's copies of the const index locals are declared without a second
@@ -115,3 +120,7 @@ int main(int argc, char **argv) {
 // CHECK-NEXT: matmul<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(da, db, dc, n);
 
 // BAD: error: kernel laplace5: a halo tile needs the block size at compile time: the launches choose it at run time, so laplace5.block must set a constant
+
+// RT:      // cuda-rewrite-opt: loop 'k' tiled by 16 through shared memory, 2x2 outputs per thread
+// RT:      laplace5<<<blocks, threads>>>(da, dl, n, n);
+// RT-NEXT: matmul<<<dim3((n + 31) / 32, (n + 31) / 32), dim3(16, 16)>>>(da, db, dc, n);
