@@ -98,7 +98,8 @@ def main():
             "seeds": len(rs),
             "strategy_seconds_per_evaluation": statistics.median(per_eval)}
     summary = {}
-    for s in strategies:
+    # Ratios to random search only where it ran too.
+    for s in strategies if "random" in strategies else []:
         ratios = []
         for name, r in results.items():
             rnd = r["strategies"]["random"]["median_evaluations"]
@@ -127,10 +128,11 @@ def main():
                 early = f", {st['stopped_early']} stopped early" if st["stopped_early"] else ""
                 cells.append(f"{st['median_evaluations']:g} ({st['p25']}-{st['p75']}{early})")
             lines.append(f"| {name} | {r['points']} | {r['within_5pct']} | " + " | ".join(cells) + " |")
-        lines.append("| **median ratio to random** | | | " + " | ".join(
-            f"{summary[s]['median_ratio_to_random']:.2f}" for s in strategies) + " |")
-        lines.append("| **worst ratio to random** | | | " + " | ".join(
-            f"{summary[s]['worst_ratio_to_random']:.2f}" for s in strategies) + " |")
+        if summary:
+            lines.append("| **median ratio to random** | | | " + " | ".join(
+                f"{summary[s]['median_ratio_to_random']:.2f}" for s in strategies) + " |")
+            lines.append("| **worst ratio to random** | | | " + " | ".join(
+                f"{summary[s]['worst_ratio_to_random']:.2f}" for s in strategies) + " |")
         lines.append("| **strategy ms per evaluation** (median) | | | " + " | ".join(
             "{:.2f}".format(1000 * statistics.median(
                 r["strategies"][s]["strategy_seconds_per_evaluation"]
