@@ -49,6 +49,7 @@ CONFIGS=(
   "boxblur-halo-rt|cpp_argv_block|{\"box_blur3.shared_stage\": \"halo\", \"box_blur3.block\": [32, 8]}"
   "boxblur-rt2x1|cpp_argv_block|{\"box_blur3.register_tile\": \"2x1\", \"box_blur3.block\": [32, 8]}"
   "blur3x3-halo|lay_nvcc_implicit|{\"blur3x3.shared_stage\": \"halo\"}"
+  "fdtd1-halo|pb_fdtd2d|{\"fdtd_step1_kernel.shared_stage\": \"halo\"}"
 )
 # ONLY: a regular expression on the names above; the others are skipped.
 if [ -n "${ONLY:-}" ]; then
@@ -63,6 +64,7 @@ fi
 TESTS=(
   "test/transforms/shared-stage-runtime-block.cu|{\"laplace5.shared_stage\": \"halo\", \"laplace5.block\": [32, 8], \"matmul.shared_stage\": 16, \"matmul.block\": [16, 16]}"
   "test/transforms/shared-stage-runtime-block.cu|{\"matmul.block\": [16, 16], \"matmul.register_tile\": \"2x2\", \"matmul.shared_stage\": 16}"
+  "test/transforms/shared-stage-branches.cu|{\"wave_step.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-clamped.cu|{\"sharpen.shared_stage\": \"halo\", \"smooth_line.shared_stage\": \"halo\", \"edge_x.shared_stage\": \"halo\"}"
 )
 if [[ $phases == *tests* ]]; then

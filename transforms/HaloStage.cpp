@@ -61,16 +61,33 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   // The guard bounds the region the threads work in: each index below its
   // upper bound, and at or above its lower bound where it has one (`x > 0
   // && x < nx - 1`). The tile holds the block's part of that region; a
-  // neighbour outside it is read from global memory as written.
-  if (M.GuardKind == "none" || !M.GuardIsRange ||
-      !M.UpperBounds.count(X->Name) || (Y && !M.UpperBounds.count(Y->Name)))
+  // neighbour outside it is read from global memory as written. A chain of
+  // branches (`if (c1) A else if (c2) B`) bounds the reads of its first
+  // branch by c1 alone: every thread where c1 holds runs A (a later branch
+  // runs only where the conditions before it fail, so its condition alone
+  // does not say which threads read).
+  const ThreadMapping::Branch *First =
+      M.GuardKind == "branches" && !M.Branches.empty() ? &M.Branches.front()
+                                                       : nullptr;
+  const std::map<std::string, std::string> &Upper =
+      First ? First->UpperBounds : M.UpperBounds;
+  const std::vector<std::string> &Must =
+      First ? First->MustAccesses : M.MustAccesses;
+  if (M.GuardKind == "none" || !(First ? First->IsRange : M.GuardIsRange) ||
+      !Upper.count(X->Name) || (Y && !Upper.count(Y->Name)))
     return Fail(
-        "the guard is not a range on each thread index with an "
-        "upper bound on each ('" +
+        std::string(First ? "the first branch of the guard" : "the guard") +
+        " is not a range on each thread index with an upper bound on each "
+        "('" +
         (M.GuardCondition.empty() ? std::string("none") : M.GuardCondition) +
         "')");
+  P.UpperBounds = Upper;
+  P.LowerBounds = First ? First->LowerBounds : M.LowerBounds;
   for (const ThreadIndexVar *V : {X, Y})
-    if (std::string Why = V ? gridShrinkRefusal(Ctx, K, V->Dim) : "";
+    if (std::string Why = V ? gridShrinkRefusal(Ctx, K, V->Dim, Upper,
+                                                First ? First->UpperBoundForms
+                                                      : M.UpperBoundForms)
+                            : "";
         !Why.empty())
       return Fail("the grid does not provably cover the guarded domain: " +
                   Why);
@@ -102,6 +119,11 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     if (A.Span.BeginOffset < M.Work.BeginOffset ||
         A.Span.EndOffset > M.Work.EndOffset) {
       Bad("is read outside the work");
+      continue;
+    }
+    if (First && (A.Span.BeginOffset < First->Body.BeginOffset ||
+                  A.Span.EndOffset > First->Body.EndOffset)) {
+      Bad("is read outside the first branch of the guard");
       continue;
     }
     if (!A.Direct || A.Indices.size() != 1 || !Spelled.starts_with(A.Base) ||
@@ -182,7 +204,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     P.HY = std::max(P.HY, std::abs(R.DY));
     if (R.DX == 0 && R.DY == 0 &&
         std::binary_search(
-            M.MustAccesses.begin(), M.MustAccesses.end(),
+            Must.begin(), Must.end(),
             accessKey(R.Access->Base, R.Access->Indices[0].Text)))
       P.Center = &R;
   }
@@ -296,8 +318,8 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   const ThreadMapping &M = K.Mapping;
   StringRef Src = Ctx.Source;
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
-  std::string BoundX = M.UpperBounds.at(X->Name);
-  std::string BoundY = Y ? M.UpperBounds.at(Y->Name) : "";
+  std::string BoundX = P.UpperBounds.at(X->Name);
+  std::string BoundY = Y ? P.UpperBounds.at(Y->Name) : "";
   unsigned After = std::max(X->Decl.EndOffset, Y ? Y->Decl.EndOffset : 0);
   std::string I1 =
       Src.slice(lineStart(Src, X->Decl.BeginOffset), X->Decl.BeginOffset).str();
@@ -334,8 +356,8 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   // Loaded: the positions of the guarded region (the centre is read there
   // on every path, so reading it is safe).
   auto Lower = [&](const ThreadIndexVar *V) {
-    auto It = M.LowerBounds.find(V->Name);
-    return It == M.LowerBounds.end() ? std::string() : It->second;
+    auto It = P.LowerBounds.find(V->Name);
+    return It == P.LowerBounds.end() ? std::string() : It->second;
   };
   std::string LowX = Lower(X), LowY = Y ? Lower(Y) : "";
   if (Y)

@@ -21,6 +21,7 @@
 #define CRO_TRANSFORMS_HALOSTAGE_H
 
 #include "cro/Rewrite/Transform.h"
+#include <map>
 
 namespace cro {
 
@@ -42,6 +43,9 @@ struct HaloPlan {
   /// affine form when it is spelled through a local.
   std::string CenterIndex;
   int64_t HX = 0, HY = 0; ///< halo width in x and y
+  /// The region the staged reads happen in (ThreadMapping::UpperBounds and
+  /// LowerBounds: the guard's, or its first branch's).
+  std::map<std::string, std::string> UpperBounds, LowerBounds;
 };
 
 HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K);

@@ -187,17 +187,25 @@ dividedGridArgument(const LaunchSite &L,
 
 std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                               StringRef Dim) {
+  return gridShrinkRefusal(Ctx, K, Dim, K.Mapping.UpperBounds,
+                           K.Mapping.UpperBoundForms);
+}
+
+std::string gridShrinkRefusal(
+    const RewriteContext &Ctx, const KernelInfo &K, StringRef Dim,
+    const std::map<std::string, std::string> &UpperBounds,
+    const std::map<std::string, ThreadMapping::BoundForm> &UpperBoundForms) {
   const ThreadIndexVar *V = K.Mapping.indexVar(Dim);
   if (!V)
     return "the kernel has no thread index in dimension " + Dim.str();
-  auto B = K.Mapping.UpperBounds.find(V->Name);
-  if (B == K.Mapping.UpperBounds.end())
+  auto B = UpperBounds.find(V->Name);
+  if (B == UpperBounds.end())
     return "the guard does not bound '" + V->Name +
            "' from above, so the outputs a thread covers are unknown" +
            (K.Mapping.GuardReason.empty() ? ""
                                           : " (" + K.Mapping.GuardReason + ")");
-  auto F = K.Mapping.UpperBoundForms.find(V->Name);
-  if (F == K.Mapping.UpperBoundForms.end())
+  auto F = UpperBoundForms.find(V->Name);
+  if (F == UpperBoundForms.end())
     return "the guard bounds '" + V->Name + "' by '" + B->second +
            "', which is neither a compile-time constant nor a parameter "
            "plus a constant";

@@ -70,6 +70,12 @@ std::string blockShapeRefusal(const KernelInfo &K);
 /// original and the variant compute exactly the outputs below E.
 std::string gridShrinkRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                               llvm::StringRef Dim);
+/// The same for a region bounded by other bounds than the guard's (a branch
+/// of the guard, ThreadMapping::Branch).
+std::string gridShrinkRefusal(
+    const RewriteContext &Ctx, const KernelInfo &K, llvm::StringRef Dim,
+    const std::map<std::string, std::string> &UpperBounds,
+    const std::map<std::string, ThreadMapping::BoundForm> &UpperBoundForms);
 
 /// The byte range in Src[Span] whose spelling, whitespace removed, is
 /// Extent (a derivation's normalized extent); nullopt when it does not

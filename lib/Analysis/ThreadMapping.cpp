@@ -712,10 +712,25 @@ private:
     std::map<std::string, ThreadMapping::BoundForm> Forms;
     M.GuardWithoutSideEffects = true;
     std::vector<std::string> Conditions;
+    M.Branches.clear();
     for (const IfStmt *B = If; B; B = dyn_cast_or_null<IfStmt>(B->getElse())) {
       M.UpperBounds.clear();
       M.UpperBoundForms.clear();
+      M.LowerBounds.clear();
+      M.GuardIsBox = M.GuardIsRange = true;
       collectBounds(B->getCond(), false);
+      ThreadMapping::Branch Br;
+      Br.Body = stmtSpan(B->getThen());
+      Br.UpperBounds = M.UpperBounds;
+      Br.LowerBounds = M.LowerBounds;
+      Br.UpperBoundForms = M.UpperBoundForms;
+      Br.IsRange = M.GuardIsRange;
+      int Budget = 4096;
+      std::set<std::string> Must =
+          mustAccesses(Text, {B->getThen()}, 0, Budget);
+      if (Budget >= 0)
+        Br.MustAccesses.assign(Must.begin(), Must.end());
+      M.Branches.push_back(std::move(Br));
       Conditions.push_back("(" + Text.text(B->getCond()) + ")");
       M.GuardWithoutSideEffects &=
           !B->getCond()->HasSideEffects(Text.context());

@@ -518,6 +518,19 @@ struct ThreadMapping {
   /// path through the work accesses, to its end or to a return: a thread
   /// inside the guard certainly reads or writes those.
   std::vector<std::string> MustAccesses;
+  /// For GuardKind "branches", each branch of the chain: its statement, the
+  /// bounds its own condition gives (as UpperBounds and LowerBounds above;
+  /// IsRange as GuardIsRange) and the accesses every path through its
+  /// statement makes (as MustAccesses). A rewrite of what one branch reads
+  /// may rely on that branch's condition.
+  struct Branch {
+    SourceSpan Body;
+    std::map<std::string, std::string> UpperBounds, LowerBounds;
+    std::map<std::string, BoundForm> UpperBoundForms;
+    bool IsRange = false;
+    std::vector<std::string> MustAccesses;
+  };
+  std::vector<Branch> Branches;
   /// A read p[S * R + C] of the work (p[C] with a 1-D index) whose row R
   /// and column C are not affine but provably stay within constant offsets
   /// of the thread's index in y and x wherever the guard holds: coordinates
