@@ -30,6 +30,8 @@ void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Knob Kn;
   Kn.Id = registerTileKnob(K);
   Kn.Kernel = K.Id;
+  if (BlockSize::runtimeBlockReplaceable(Ctx, K))
+    Kn.Requires = {K.Id + ".block"};
   Kn.Default = "1x1";
   for (int64_t Y : Ys)
     for (int64_t X : Xs)

@@ -58,12 +58,19 @@ const Knob *KnobSet::find(StringRef Id) const {
 }
 
 json::Value toJSON(const Knob &K) {
-  return json::Object{{"id", K.Id},
-                      {"kernel", K.Kernel},
-                      {"transform", K.Transform},
-                      {"role", roleName(K.Role)},
-                      {"values", json::Array(K.Values)},
-                      {"default", K.Default}};
+  json::Object O{{"id", K.Id},
+                 {"kernel", K.Kernel},
+                 {"transform", K.Transform},
+                 {"role", roleName(K.Role)},
+                 {"values", json::Array(K.Values)},
+                 {"default", K.Default}};
+  if (!K.Requires.empty()) {
+    json::Array R;
+    for (const std::string &Id : K.Requires)
+      R.push_back(Id);
+    O["requires"] = std::move(R);
+  }
+  return O;
 }
 
 json::Value toJSON(const Refusal &R) {

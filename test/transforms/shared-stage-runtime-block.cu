@@ -98,6 +98,8 @@ int main(int argc, char **argv) {
 // KNOBS-DAG: knobs[{{[0-9]+}}].default = "runtime"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "laplace5.shared_stage"
 // KNOBS-DAG: knobs[{{[0-9]+}}].values[1] = "halo"
+// KNOBS-DAG: knobs[{{[0-9]+}}].requires[0] = "laplace5.block"
+// KNOBS-DAG: knobs[{{[0-9]+}}].requires[0] = "matmul.block"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "matmul.shared_stage"
 // KNOBS-DAG: knobs[{{[0-9]+}}].values[4] = 64
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "matmul.register_tile"

@@ -34,14 +34,39 @@ def apply_config(tool, src, cfg, out, arch="sm_90"):
                           capture_output=True, text=True)
 
 
+def with_requirements(knobs, cfg, pick):
+    """cfg with the knobs its non-default values require ("requires" in the
+    model: a tile sized by a block chosen at run time needs the block knob
+    set) set to a non-default value pick(knob) where cfg leaves them at
+    their defaults."""
+    by_id = {k["id"]: k for k in knobs}
+    out = dict(cfg)
+    for i, v in cfg.items():
+        k = by_id.get(i)
+        if not k or v == k["default"]:
+            continue
+        for r in k.get("requires", []):
+            rk = by_id.get(r)
+            if rk and out.get(r, rk["default"]) == rk["default"]:
+                out[r] = pick(rk)
+    return out
+
+
+def first_other(k):
+    return next(v for v in k["values"] if v != k["default"])
+
+
 def configurations(knobs):
-    """The default and each knob at both ends of its domain, as (name,
-    config) pairs (sample_variants adds the random combinations)."""
+    """The default and each knob at both ends of its domain (with what it
+    requires), as (name, config) pairs (sample_variants adds the random
+    combinations)."""
     configs = [("default", {})]
     for k in knobs:
         for v in (k["values"][0], k["values"][-1]):
-            if v != k["default"] and (f"{k['id']}={json.dumps(v)}", {k["id"]: v}) not in configs:
-                configs.append((f"{k['id']}={json.dumps(v)}", {k["id"]: v}))
+            entry = (f"{k['id']}={json.dumps(v)}",
+                     with_requirements(knobs, {k["id"]: v}, first_other))
+            if v != k["default"] and entry not in configs:
+                configs.append(entry)
     return configs
 
 
@@ -112,7 +137,8 @@ def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90", only=None):
     else:
         focus = [k for k in model["knobs"] if re.search(only, k["id"])]
         named = [("default", {})] + [
-            (f"{k['id']}={json.dumps(v)}", {k["id"]: v})
+            (f"{k['id']}={json.dumps(v)}",
+             with_requirements(model["knobs"], {k["id"]: v}, first_other))
             for k in focus for v in k["values"] if v != k["default"]]
 
     def draw():
@@ -123,7 +149,9 @@ def sample_variants(tool, src, seed, randoms, workdir, arch="sm_90", only=None):
             cfg = {i: v for i, v in cfg.items() if rng.random() < 0.5}
             k = rng.choice(focus)
             cfg[k["id"]] = rng.choice([v for v in k["values"] if v != k["default"]])
-        return cfg
+        return with_requirements(
+            model["knobs"], cfg,
+            lambda r: rng.choice([v for v in r["values"] if v != r["default"]]))
     some = model["knobs"] if only is None else focus
     drawn = [[draw() for _ in range(DRAWS)]
              for _ in range(randoms if some else 0)]

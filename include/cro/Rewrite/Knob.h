@@ -54,6 +54,11 @@ struct Knob {
   KnobRole Role = KnobRole::Other;
   std::vector<llvm::json::Value> Values; ///< the legal domain
   llvm::json::Value Default = nullptr;   ///< what the source does today
+  /// Knobs that must leave their defaults for this one to leave its own (a
+  /// tile sized by a block the launches choose at run time needs
+  /// `<kernel>.block` set to a constant); a configuration without them is
+  /// refused when applied.
+  std::vector<std::string> Requires;
 };
 
 /// A transform that offers no knob for a kernel, and why.
