@@ -60,8 +60,9 @@ __global__ void edge_x(const float *f, float *d, int w, int h) {
   d[y * w + x] = f[y * w + r] - f[y * w + l] + 0.5f * f[y * w + x];
 }
 
-// Clamped to a constant, not to the image: x + dx may exceed it by any
-// amount, so the read is not known to be near the thread's element.
+// Clamped to a constant, not to the image: the column stays at 64 while
+// the thread's moves on, so the read is not known to be near the
+// thread's element.
 __global__ void clamp_const(const float *a, float *b, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -69,7 +70,7 @@ __global__ void clamp_const(const float *a, float *b, int w, int h) {
     return;
   float s = 0.f;
   for (int dx = -1; dx <= 1; ++dx)
-    s += a[y * w + min(x + dx, 64)];
+    s += a[y * w + min(max(x + dx, 0), 64)];
   b[y * w + x] = s;
 }
 
