@@ -987,8 +987,6 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
   if (P.RuntimeBlock) {
     NestChoice C = nestChoice(*KI, Config);
     OutputsPerThread = {C.RX, C.RY, 1};
-  }
-  if (P.RuntimeBlock)
     for (const Knob &Other : Ctx.Knobs.Knobs)
       if (Other.Kernel == K.Kernel && !Config.isDefault(Other) &&
           Other.Role == KnobRole::Coarsening)
@@ -997,6 +995,7 @@ Error BlockSize::apply(const RewriteContext &Ctx, const Knob &K,
             K.Id + " replaces a block size chosen at run time at the launch, "
                    "with a grid of one thread per index; " +
                 Other.Id + " would need that grid shrunk: choose one of them");
+  }
   std::vector<int64_t> Shape = shapeOf(V);
   for (size_t I = 0; I < Shape.size() && I < 3; ++I)
     if (Shape[I] % P.Multiple[I] != 0)

@@ -69,25 +69,26 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   const ThreadMapping::Branch *First =
       M.GuardKind == "branches" && !M.Branches.empty() ? &M.Branches.front()
                                                        : nullptr;
-  const std::map<std::string, std::string> &Upper =
-      First ? First->UpperBounds : M.UpperBounds;
-  const std::vector<std::string> &Must =
-      First ? First->MustAccesses : M.MustAccesses;
-  if (M.GuardKind == "none" || !(First ? First->IsRange : M.GuardIsRange) ||
-      !Upper.count(X->Name) || (Y && !Upper.count(Y->Name)))
+  const ThreadMapping::Branch Region =
+      First ? *First : ThreadMapping::Branch{M.Work,         M.UpperBounds,
+                                             M.LowerBounds,  M.UpperBoundForms,
+                                             M.GuardIsRange, M.MustAccesses};
+  if (M.GuardKind == "none" || !Region.IsRange ||
+      !Region.UpperBounds.count(X->Name) ||
+      (Y && !Region.UpperBounds.count(Y->Name)))
     return Fail(
         std::string(First ? "the first branch of the guard" : "the guard") +
         " is not a range on each thread index with an upper bound on each "
         "('" +
         (M.GuardCondition.empty() ? std::string("none") : M.GuardCondition) +
         "')");
-  P.UpperBounds = Upper;
-  P.LowerBounds = First ? First->LowerBounds : M.LowerBounds;
+  P.UpperBounds = Region.UpperBounds;
+  P.LowerBounds = Region.LowerBounds;
   for (const ThreadIndexVar *V : {X, Y})
-    if (std::string Why = V ? gridShrinkRefusal(Ctx, K, V->Dim, Upper,
-                                                First ? First->UpperBoundForms
-                                                      : M.UpperBoundForms)
-                            : "";
+    if (std::string Why =
+            V ? gridShrinkRefusal(Ctx, K, V->Dim, Region.UpperBounds,
+                                  Region.UpperBoundForms)
+              : "";
         !Why.empty())
       return Fail("the grid does not provably cover the guarded domain: " +
                   Why);
@@ -121,8 +122,8 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       Bad("is read outside the work");
       continue;
     }
-    if (First && (A.Span.BeginOffset < First->Body.BeginOffset ||
-                  A.Span.EndOffset > First->Body.EndOffset)) {
+    if (First && (A.Span.BeginOffset < Region.Body.BeginOffset ||
+                  A.Span.EndOffset > Region.Body.EndOffset)) {
       Bad("is read outside the first branch of the guard");
       continue;
     }
@@ -142,10 +143,9 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
             A.Indices[0].NonAffineReason + ")");
         continue;
       }
-      if (std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi}) > MaxHalo) {
-        Bad("is read up to " +
-            std::to_string(
-                std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi})) +
+      if (int64_t Reach = std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi});
+          Reach > MaxHalo) {
+        Bad("is read up to " + std::to_string(Reach) +
             " elements from the thread's (at most " + std::to_string(MaxHalo) +
             " are staged)");
         continue;
@@ -204,7 +204,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     P.HY = std::max(P.HY, std::abs(R.DY));
     if (R.DX == 0 && R.DY == 0 &&
         std::binary_search(
-            Must.begin(), Must.end(),
+            Region.MustAccesses.begin(), Region.MustAccesses.end(),
             accessKey(R.Access->Base, R.Access->Indices[0].Text)))
       P.Center = &R;
   }
@@ -219,6 +219,26 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     StridesDiffer = true;
   if (StridesDiffer)
     return Fail("'" + Best + "' is read with different row strides");
+  // The loader evaluates the centre index at other positions: it may read
+  // no local but the thread indices. An index written through a local
+  // (`int idx = j * nx + i; src[idx]`), or only near reads, are evaluated
+  // from the row stride instead, stride * y + x, when the stride names only
+  // parameters and file-scope names (macros and constants, from headers
+  // too, mean the same anywhere).
+  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
+  StringRef FileScope = Before;
+  auto UnknownSymbol = [&](const SymPoly &Stride) -> std::string {
+    for (const auto &[Mono, Coef] : Stride.terms())
+      for (const std::string &Sym : Mono) {
+        StringRef N = StringRef(Sym).split('.').first;
+        bool Known = !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
+        for (const ParamInfo &PI : K.Params)
+          Known |= PI.Name == N && !PI.IsPointer;
+        if (!Known)
+          return Sym;
+      }
+    return "";
+  };
   if (!P.Center && BoundedCentre) {
     // Only near reads: the loader takes the element at stride * y + x.
     P.Type = unqualifiedType(P.Reads.front().Access->ElementType);
@@ -226,17 +246,9 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       P.CenterIndex = X->Name;
       return P;
     }
-    std::string Before = Ctx.textBefore(K.Span.BeginOffset);
-    for (const auto &[Mono, Coef] : BoundedStride->terms())
-      for (const std::string &Sym : Mono) {
-        StringRef Name = StringRef(Sym).split('.').first;
-        bool Known = !findIdentifier(Before, 0, Before.size(), Name).empty();
-        for (const ParamInfo &PI : K.Params)
-          Known |= PI.Name == Name && !PI.IsPointer;
-        if (!Known)
-          return Fail("the row stride of '" + Best + "' names '" + Sym +
-                      "', which the tile loader cannot see");
-      }
+    if (std::string Sym = UnknownSymbol(*BoundedStride); !Sym.empty())
+      return Fail("the row stride of '" + Best + "' names '" + Sym +
+                  "', which the tile loader cannot see");
     P.CenterIndex =
         "(" + BoundedStride->str() + ") * " + Y->Name + " + " + X->Name;
     return P;
@@ -245,22 +257,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     return Fail("the thread's own element of '" + Best +
                 "' is not read on every path, so loading it is not known to "
                 "be safe");
-  // The loader evaluates the centre index at other positions: it may read
-  // no local but the thread indices. An index written through a local
-  // (`int idx = j * nx + i; src[idx]`) is evaluated from its affine form
-  // instead, row stride * y + x, when the stride names only parameters and
-  // file-scope names.
-  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
-  StringRef FileScope = Before;
-  auto Known = [&](StringRef N) {
-    bool Yes = N == X->Name || N == Y->Name ||
-               !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
-    for (const ParamInfo &PI : K.Params)
-      Yes |= PI.Name == N && !PI.IsPointer;
-    return Yes;
-  };
-  // Macros and constants (from headers too) mean the same anywhere; a
-  // local other than the thread indices does not.
+  // A local other than the thread indices may differ there.
   const IndexInfo &CI = P.Center->Access->Indices[0];
   std::string Local = CI.LocalsInMacro ? "a local read inside a macro" : "";
   for (const std::string &L : CI.Locals)
@@ -273,12 +270,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   } else if (!Local.empty()) {
     SymPoly Stride =
         P.Center->Access->Indices[0].Form.coefficient("threadIdx.y");
-    std::string Unknown;
-    for (const auto &[Mono, Coef] : Stride.terms())
-      for (const std::string &Sym : Mono)
-        if (!Known(StringRef(Sym).split('.').first) && Unknown.empty())
-          Unknown = Sym;
-    if (!Unknown.empty())
+    if (std::string Unknown = UnknownSymbol(Stride); !Unknown.empty())
       return Fail("the index of '" + Best + "' uses '" + Local +
                   "', a local the tile loader cannot see, and its row "
                   "stride '" +

@@ -14,7 +14,9 @@ void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
     P.Refusal = P.OneOutputOnly;
   // A block chosen at run time: tiles are sized by the constant a variant
   // gives block-size, which then writes the grid for the tiles.
-  if (P.Refusal.empty() && !BlockSize::runtimeBlockReplaceable(Ctx, K))
+  bool RuntimeBlock =
+      P.Refusal.empty() && BlockSize::runtimeBlockReplaceable(Ctx, K);
+  if (P.Refusal.empty() && !RuntimeBlock)
     P.Refusal = blockShapeRefusal(K);
   if (!P.Refusal.empty())
     return Out.refuse(K.Id, P.Refusal, K.Location);
@@ -30,7 +32,7 @@ void RegisterTile::describe(const RewriteContext &Ctx, const KernelInfo &K,
   Knob Kn;
   Kn.Id = registerTileKnob(K);
   Kn.Kernel = K.Id;
-  if (BlockSize::runtimeBlockReplaceable(Ctx, K))
+  if (RuntimeBlock)
     Kn.Requires = {K.Id + ".block"};
   Kn.Default = "1x1";
   for (int64_t Y : Ys)

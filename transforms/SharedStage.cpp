@@ -191,9 +191,8 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
     RuntimeBlock = BlockSize::runtimeBlockReplaceable(Ctx, K);
     if (!RuntimeBlock)
       return Out.refuse(K.Id, Why, K.Location);
-  }
-  if (RuntimeBlock)
     Stage.Requires = {K.Id + ".block"};
+  }
   NestPlan Nest = planReductionNest(Ctx, K);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
     // The depths whose tiles fit at the kernel's own block shape, with one

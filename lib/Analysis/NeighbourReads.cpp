@@ -1,5 +1,6 @@
 #include "cro/Analysis/NeighbourReads.h"
 #include "cro/Analysis/StmtQueries.h"
+#include "cro/Analysis/ThreadMapping.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -138,13 +139,6 @@ private:
     return LoopRange{C->Var, *B, C->Inclusive ? *End : *End - 1};
   }
 
-  const ThreadIndexVar *indexVar(StringRef Dim) const {
-    for (const ThreadIndexVar &V : M.IndexVars)
-      if (V.Dim == Dim)
-        return &V;
-    return nullptr;
-  }
-
   void consider(const ArraySubscriptExpr *A, bool Certain) {
     const auto *Base = dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
     const auto *P = Base ? dyn_cast<ParmVarDecl>(Base->getDecl()) : nullptr;
@@ -153,8 +147,8 @@ private:
     const Expr *Index = A->getIdx();
     if (Affine.build(Index).Form)
       return; // the affine neighbours are the halo planner's own
-    const ThreadIndexVar *X = indexVar("x"), *Y = indexVar("y");
-    if (!X || indexVar("z"))
+    const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
+    if (!X || M.indexVar("z"))
       return;
     ThreadMapping::BoundedRead R;
     R.Offset = Text.span(A->getSourceRange()).BeginOffset;
@@ -234,9 +228,7 @@ private:
           return AtZero ? Range{false, 0, 0} : Range{false, L.Lo, L.Hi};
         }
       if (V->getName() == Idx && !Affine.isModified(V))
-        for (const ThreadIndexVar &T : M.IndexVars)
-          if (T.Name == Idx)
-            return Range{true, 0, 0};
+        return Range{true, 0, 0};
       // A local that keeps its initial value stands for it.
       if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
           !Affine.isModified(V))
@@ -322,23 +314,14 @@ private:
     if (It == M.UpperBoundForms.end())
       return false;
     std::optional<AffineExpr> F = Affine.build(B).Form;
-    if (!F || F->hasVariables())
-      return false;
-    std::string Symbol;
-    int64_t Offset = 0;
-    for (const auto &[Mono, Coef] : F->constantPart().terms()) {
-      if (Mono.empty())
-        Offset += Coef;
-      else if (Mono.size() == 1 && Coef == 1 && Symbol.empty())
-        Symbol = Mono.front();
-      else
-        return false;
-    }
-    return Symbol == It->second.Symbol && Offset >= It->second.Offset - 1;
+    std::optional<ThreadMapping::BoundForm> Form =
+        F ? boundFormOf(*F) : std::nullopt;
+    return Form && Form->Symbol == It->second.Symbol &&
+           Form->Offset >= It->second.Offset - 1;
   }
 
   /// B <= the index: a constant at most 0 (a thread index is never
-  /// negative) or at most the guard's lower bound.
+  /// negative).
   bool atOrBelow(const Expr *B, const std::optional<Range> &RB) {
     return RB && !RB->Relative && RB->Hi <= 0;
   }

@@ -236,6 +236,17 @@ std::set<std::string> mustAccesses(const SourceText &Text,
   return Here;
 }
 
+/// mustAccesses of Stmts as a sorted list; empty when the walk ran out of
+/// its budget (then nothing is known to be accessed).
+std::vector<std::string> mustAccessList(const SourceText &Text,
+                                        std::vector<const Stmt *> Stmts) {
+  int Budget = 4096;
+  std::set<std::string> Must = mustAccesses(Text, std::move(Stmts), 0, Budget);
+  if (Budget < 0)
+    return {};
+  return {Must.begin(), Must.end()};
+}
+
 class MappingBuilder {
 public:
   MappingBuilder(const SourceText &Text, KernelInfo &Info)
@@ -446,10 +457,7 @@ public:
         M.StrayBuiltins.push_back(What);
     }
 
-    int Budget = 4096;
-    std::set<std::string> Must = mustAccesses(Text, Work, 0, Budget);
-    if (Budget >= 0)
-      M.MustAccesses.assign(Must.begin(), Must.end());
+    M.MustAccesses = mustAccessList(Text, Work);
 
     M.BoundedReads = findBoundedReads(Text, Affine, M, Work);
     findReduction(Work);
@@ -725,11 +733,7 @@ private:
       Br.LowerBounds = M.LowerBounds;
       Br.UpperBoundForms = M.UpperBoundForms;
       Br.IsRange = M.GuardIsRange;
-      int Budget = 4096;
-      std::set<std::string> Must =
-          mustAccesses(Text, {B->getThen()}, 0, Budget);
-      if (Budget >= 0)
-        Br.MustAccesses.assign(Must.begin(), Must.end());
+      Br.MustAccesses = mustAccessList(Text, {B->getThen()});
       M.Branches.push_back(std::move(Br));
       Conditions.push_back("(" + Text.text(B->getCond()) + ")");
       M.GuardWithoutSideEffects &=
@@ -828,23 +832,12 @@ private:
     }
     std::string Bound = Text.text(BoundSide);
     if (Affine)
-      if (std::optional<AffineExpr> F = Affine->build(BoundSide).Form;
-          F && !F->hasVariables()) {
-        // symbol + constant, or a constant
-        ThreadMapping::BoundForm Form;
-        bool Ok = true;
-        for (const auto &[Mono, Coef] : F->constantPart().terms()) {
-          if (Mono.empty())
-            Form.Offset += Coef;
-          else if (Mono.size() == 1 && Coef == 1 && Form.Symbol.empty())
-            Form.Symbol = Mono.front();
-          else
-            Ok = false;
+      if (std::optional<AffineExpr> F = Affine->build(BoundSide).Form)
+        if (std::optional<ThreadMapping::BoundForm> Form = boundFormOf(*F)) {
+          // symbol + constant, or a constant
+          Form->Offset += Op == BO_LE;
+          M.UpperBoundForms[T->Name] = *Form;
         }
-        Form.Offset += Op == BO_LE;
-        if (Ok)
-          M.UpperBoundForms[T->Name] = Form;
-      }
     if (Op == BO_LE)
       Bound = (isa<DeclRefExpr>(stripCasts(BoundSide)) ||
                        isa<IntegerLiteral>(stripCasts(BoundSide))
@@ -1064,6 +1057,21 @@ std::vector<std::string> bodyConditionals(const FunctionDecl *Kernel,
 }
 
 } // namespace
+
+std::optional<ThreadMapping::BoundForm> boundFormOf(const AffineExpr &F) {
+  if (F.hasVariables())
+    return std::nullopt;
+  ThreadMapping::BoundForm Form;
+  for (const auto &[Mono, Coef] : F.constantPart().terms()) {
+    if (Mono.empty())
+      Form.Offset += Coef;
+    else if (Mono.size() == 1 && Coef == 1 && Form.Symbol.empty())
+      Form.Symbol = Mono.front();
+    else
+      return std::nullopt;
+  }
+  return Form;
+}
 
 void analyzeThreadMapping(const FunctionDecl *Kernel, const SourceText &Text,
                           KernelInfo &Info) {

@@ -64,12 +64,8 @@ json::Value toJSON(const Knob &K) {
                  {"role", roleName(K.Role)},
                  {"values", json::Array(K.Values)},
                  {"default", K.Default}};
-  if (!K.Requires.empty()) {
-    json::Array R;
-    for (const std::string &Id : K.Requires)
-      R.push_back(Id);
-    O["requires"] = std::move(R);
-  }
+  if (!K.Requires.empty())
+    O["requires"] = json::Array(K.Requires);
   return O;
 }
 

@@ -19,6 +19,10 @@ namespace cro {
 /// How MustAccesses names an element: spelling without whitespace.
 std::string accessKey(llvm::StringRef Base, llvm::StringRef Index);
 
+/// A bound's value as ThreadMapping::BoundForm (one symbol with
+/// coefficient 1 plus a constant, or a constant), when F has that shape.
+std::optional<ThreadMapping::BoundForm> boundFormOf(const AffineExpr &F);
+
 /// Fills Info.Mapping from the kernel's body. Needs Info.Loops and
 /// Info.Launches (a constant block factor must match the launches).
 void analyzeThreadMapping(const clang::FunctionDecl *Kernel,
