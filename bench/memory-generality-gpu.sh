@@ -31,7 +31,7 @@ left() { echo $(( limit - (SECONDS - start) )); }
 } > "$res/machine.txt" 2>&1
 cat "$res/machine.txt"
 
-# name | program | configuration
+# name | program | configuration [| program arguments under the sanitizers]
 CONFIGS=(
   "gemm-ss32|pb_gemm|{\"gemm_kernel.shared_stage\": 32}"
   "gemm-ss32-rt2x2|pb_gemm|{\"gemm_kernel.shared_stage\": 32, \"gemm_kernel.register_tile\": \"2x2\"}"
@@ -50,6 +50,8 @@ CONFIGS=(
   "boxblur-rt2x1|cpp_argv_block|{\"box_blur3.register_tile\": \"2x1\", \"box_blur3.block\": [32, 8]}"
   "blur3x3-halo|lay_nvcc_implicit|{\"blur3x3.shared_stage\": \"halo\"}"
   "fdtd1-halo|pb_fdtd2d|{\"fdtd_step1_kernel.shared_stage\": \"halo\"}"
+  "srad-halo|rod_srad|{\"srad_cuda_1.shared_stage\": \"halo\", \"srad_cuda_2.shared_stage\": \"halo\"}|300 200 4"
+  "srad-halo-b32|rod_srad|{\"srad_cuda_1.shared_stage\": \"halo\", \"srad_cuda_2.shared_stage\": \"halo\", \"srad_cuda_2.block\": [32, 32]}|300 200 4"
 )
 # ONLY: a regular expression on the names above; the others are skipped.
 if [ -n "${ONLY:-}" ]; then
@@ -66,6 +68,7 @@ TESTS=(
   "test/transforms/shared-stage-runtime-block.cu|{\"matmul.block\": [16, 16], \"matmul.register_tile\": \"2x2\", \"matmul.shared_stage\": 16}"
   "test/transforms/shared-stage-branches.cu|{\"wave_step.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-clamped.cu|{\"sharpen.shared_stage\": \"halo\", \"smooth_line.shared_stage\": \"halo\", \"edge_x.shared_stage\": \"halo\"}"
+  "test/transforms/shared-stage-choice.cu|{\"gradient_mag.shared_stage\": \"halo\", \"reflect_smooth.shared_stage\": \"halo\"}"
 )
 if [[ $phases == *tests* ]]; then
   for t in "${TESTS[@]}"; do
@@ -97,8 +100,8 @@ if [[ $phases == *tests* ]]; then
 fi
 
 if [[ $phases == *selfcheck* ]]; then
-  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2|MatVecKernel)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^histogram_kernel\.privatize$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|second_diff)\.shared_stage$' \
-  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu $G/pb_fdtd2d/pb_fdtd2d.cu $G/tut_matmul_tile/tut_matmul_tile.cu $G/cpp_masked_ops/cpp_masked_ops.cu $G/cpp_struct_params/cpp_struct_params.cu" \
+  KNOBS='^(gemm_kernel|syr2k_kernel|mm3_kernel1|atax_kernel1|atax_kernel2|MatVecKernel)\.(shared_stage|register_tile)$|^softmax_rowwise\.warp_reduce$|^histogram_kernel\.privatize$|^(smooth5_kernel|calculate_temp|fdtd_step2_kernel|fdtd_step3_kernel|second_diff|srad_cuda_1|srad_cuda_2)\.shared_stage$' \
+  FILES="$G/pb_gemm/pb_gemm.cu $G/pb_syr2k/pb_syr2k.cu $G/pb_3mm/pb_3mm.cu $G/pb_atax/pb_atax.cu $G/dl_layernorm/dl_layernorm.cu $G/rod_hotspot/rod_hotspot.cu $G/lay_included_cu/lay_included_cu.cu $G/pb_fdtd2d/pb_fdtd2d.cu $G/tut_matmul_tile/tut_matmul_tile.cu $G/cpp_masked_ops/cpp_masked_ops.cu $G/cpp_struct_params/cpp_struct_params.cu $G/rod_srad/rod_srad.cu" \
   RANDOM_COMBOS=${RANDOM_COMBOS:-2} OUT=$res LIMIT=$(( $(left) - ${RESERVE:-200} )) \
   COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash bench/selfcheck-gpu.sh
 fi
@@ -113,13 +116,13 @@ variant() { # name program config -> $work/name/v (built) or non-zero
 
 if [[ $phases == *sanitize* ]]; then
   for c in "${CONFIGS[@]}"; do
-    IFS='|' read -r name prog cfg <<< "$c"
+    IFS='|' read -r name prog cfg args <<< "$c"
     (( $(left) < 60 )) && { echo "$name: skipped (time)" >> "$res/sanitizer.txt"; continue; }
     variant "$name" "$prog" "$cfg" || { echo "$name: apply/build failed" >> "$res/sanitizer.txt"; continue; }
     for t in racecheck memcheck; do
       (( $(left) < 40 )) && break
       tl=$(( $(left) - 30 )); (( tl > 90 )) && tl=90
-      ( cd "$G/$prog" && timeout $tl compute-sanitizer --tool $t --error-exitcode 99 "$work/$name/v" ) > "$work/$name/$t.log" 2>&1
+      ( cd "$G/$prog" && timeout $tl compute-sanitizer --tool $t --error-exitcode 99 "$work/$name/v" ${args:-} ) > "$work/$name/$t.log" 2>&1
       rc=$?
       echo "$name $t: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/$name/$t.log" | tail -1) | $(grep -E 'PASSED|FAILED' "$work/$name/$t.log" | tail -1)" >> "$res/sanitizer.txt"
     done
@@ -129,7 +132,7 @@ fi
 
 if [[ $phases == *measure* ]]; then
   for c in "${CONFIGS[@]}"; do
-    IFS='|' read -r name prog cfg <<< "$c"
+    IFS='|' read -r name prog cfg _ <<< "$c"
     (( $(left) < 45 )) && { echo "$name: skipped (time)" >> "$res/measure.txt"; continue; }
     echo "$cfg" > "$work/$name.json"
     timeout $(( $(left) - 20 )) $tool "$G/$prog/$prog.cu" --apply "$work/$name.json" --measure --runs 5 \

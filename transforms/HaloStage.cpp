@@ -2,6 +2,7 @@
 #include "Coarsen.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
+#include "cro/Analysis/NeighbourReads.h"
 #include "cro/Analysis/ThreadMapping.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -16,32 +17,6 @@ namespace {
 
 const int64_t MaxHalo = 4;
 
-/// dy and dx with C == dy * Stride + dx, |dx| small; nullopt otherwise.
-std::optional<std::pair<int64_t, int64_t>> split(const SymPoly &C,
-                                                 const SymPoly &Stride) {
-  if (std::optional<int64_t> S = Stride.constantValue()) {
-    std::optional<int64_t> V = C.constantValue();
-    if (!V || *S <= 2 * MaxHalo)
-      return std::nullopt;
-    int64_t DY = (*V >= 0 ? *V + *S / 2 : *V - *S / 2) / *S;
-    return std::pair(DY, *V - DY * *S);
-  }
-  // A symbolic stride (the row length parameter): C = dy*stride + dx.
-  if (Stride.terms().size() != 1 || Stride.terms().begin()->second != 1)
-    return std::nullopt;
-  const SymPoly::Monomial &M = Stride.terms().begin()->first;
-  int64_t DY = 0, DX = 0;
-  for (const auto &[Mono, Coef] : C.terms()) {
-    if (Mono.empty())
-      DX = Coef;
-    else if (Mono == M)
-      DY = Coef;
-    else
-      return std::nullopt;
-  }
-  return std::pair(DY, DX);
-}
-
 } // namespace
 
 HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
@@ -51,7 +26,11 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     P.Refusal = W;
     return P;
   };
-  if (std::string Why = remapRefusal(K); !Why.empty())
+  // The blocks and their threads stay as they are (the tile adds loads and
+  // a barrier; it does not compose with coarsening), so blockIdx and
+  // threadIdx read outside the thread index (`size_t index = cols * BS * by
+  // + BS * bx + cols * ty + tx;`) keep their meaning.
+  if (std::string Why = inPlaceStagingRefusal(K); !Why.empty())
     return Fail(Why);
   // A 2-D index (rows and columns) or a 1-D one (a line of elements).
   const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
@@ -93,16 +72,6 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       return Fail("the grid does not provably cover the guarded domain: " +
                   Why);
 
-  // An index is the thread's global index along d when it scales blockIdx.d
-  // by the block's extent, as the thread index does (blockDim.d, or the
-  // number every launch fixes it to).
-  auto BlockScale = [&](const char *D) {
-    auto It = M.IndexBlockScale.find(D);
-    return It != M.IndexBlockScale.end()
-               ? It->second
-               : SymPoly::symbol(std::string("blockDim.") + D);
-  };
-
   // The read-only array with the most neighbour reads.
   std::map<std::string, std::vector<HaloRead>> ByArray;
   std::map<std::string, std::string> Broken;
@@ -138,9 +107,13 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
         if (R.Offset == A.Span.BeginOffset)
           B = &R;
       if (!B || B->Row.empty() != !Y) {
+        auto Choice = M.UnboundedChoices.find(A.Span.BeginOffset);
         Bad("is read at an index neither affine nor provably near the "
             "thread's element (" +
-            A.Indices[0].NonAffineReason + ")");
+            (Choice != M.UnboundedChoices.end()
+                 ? Choice->second
+                 : A.Indices[0].NonAffineReason) +
+            ")");
         continue;
       }
       if (int64_t Reach = std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi});
@@ -153,25 +126,13 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       ByArray[A.Base].push_back({&A, 0, 0, B});
       continue;
     }
-    const AffineExpr &F = A.Indices[0].Form;
-    SymPoly S = F.coefficient("threadIdx.y");
-    bool XShape = F.coefficient("threadIdx.x").constantValue() == 1 &&
-                  F.coefficient("blockIdx.x") == BlockScale("x");
-    bool Shape = Y ? XShape && !S.isZero() &&
-                         F.coefficient("blockIdx.y") == S * BlockScale("y") &&
-                         F.coefficients().size() == 4
-                   : XShape && F.coefficients().size() == 2;
-    std::optional<std::pair<int64_t, int64_t>> D;
-    if (Shape && Y)
-      D = split(F.constantPart(), S);
-    else if (Shape)
-      if (std::optional<int64_t> DX = F.constantPart().constantValue())
-        D = std::pair<int64_t, int64_t>(0, *DX);
-    if (!D || std::abs(D->first) > MaxHalo || std::abs(D->second) > MaxHalo) {
+    std::optional<ElementOffset> D =
+        elementOffset(A.Indices[0].Form, M, MaxHalo);
+    if (!D || std::abs(D->DY) > MaxHalo || std::abs(D->DX) > MaxHalo) {
       Bad("is not the thread's element or a near neighbour of it");
       continue;
     }
-    ByArray[A.Base].push_back({&A, D->second, D->first});
+    ByArray[A.Base].push_back({&A, D->DX, D->DY});
   }
   std::string Best;
   for (auto &[Name, Reads] : ByArray)
@@ -239,6 +200,16 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       }
     return "";
   };
+  // The element at stride * y + x, in the width the reads compute their
+  // indices in (`size_t index = ...` does not overflow where an int
+  // product would).
+  bool Wide = false;
+  for (const HaloRead &R : P.Reads)
+    Wide |= R.Access->Indices[0].Bits > 32;
+  auto RowMajor = [&](const SymPoly &Stride) {
+    return std::string(Wide ? "(long long)" : "") + "(" + Stride.str() +
+           ") * " + Y->Name + " + " + X->Name;
+  };
   if (!P.Center && BoundedCentre) {
     // Only near reads: the loader takes the element at stride * y + x.
     P.Type = unqualifiedType(P.Reads.front().Access->ElementType);
@@ -249,8 +220,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     if (std::string Sym = UnknownSymbol(*BoundedStride); !Sym.empty())
       return Fail("the row stride of '" + Best + "' names '" + Sym +
                   "', which the tile loader cannot see");
-    P.CenterIndex =
-        "(" + BoundedStride->str() + ") * " + Y->Name + " + " + X->Name;
+    P.CenterIndex = RowMajor(*BoundedStride);
     return P;
   }
   if (!P.Center)
@@ -275,7 +245,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
                   "', a local the tile loader cannot see, and its row "
                   "stride '" +
                   Unknown + "' is not a parameter either");
-    P.CenterIndex = "(" + Stride.str() + ") * " + Y->Name + " + " + X->Name;
+    P.CenterIndex = RowMajor(Stride);
   }
   P.Type = unqualifiedType(P.Center->Access->ElementType);
   return P;

@@ -548,15 +548,29 @@ std::string indexOnlyWorkRefusal(const KernelInfo &K) {
   return "";
 }
 
-std::string remapRefusal(const KernelInfo &K) {
-  if (std::string Why = indexOnlyWorkRefusal(K); !Why.empty())
-    return Why;
+namespace {
+
+std::string templateRefusal(const KernelInfo &K) {
   // Tiles and staged copies are typed and sized from one instantiation's
   // element types; coarsening only repeats the body, which every
   // instantiation shares.
   if (!K.TemplateParams.empty())
     return "template kernels are not remapped";
   return "";
+}
+
+} // namespace
+
+std::string remapRefusal(const KernelInfo &K) {
+  if (std::string Why = indexOnlyWorkRefusal(K); !Why.empty())
+    return Why;
+  return templateRefusal(K);
+}
+
+std::string inPlaceStagingRefusal(const KernelInfo &K) {
+  if (std::string Why = remapRefusalBesidesBuiltins(K); !Why.empty())
+    return Why;
+  return templateRefusal(K);
 }
 
 std::string sharedLeadingDeclRefusal(const ThreadMapping::LeadingDecl &D) {

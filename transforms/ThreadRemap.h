@@ -146,6 +146,12 @@ std::string remapRefusal(const KernelInfo &K);
 /// its body.
 std::string indexOnlyWorkRefusal(const KernelInfo &K);
 
+/// remapRefusal without the stray-builtin question: why K's work cannot be
+/// staged through shared memory by a rewrite that keeps every block and
+/// thread on the outputs they had (a halo tile): builtins read outside the
+/// thread index keep their meaning there.
+std::string inPlaceStagingRefusal(const KernelInfo &K);
+
 /// remapRefusal without its last two questions, whether the kernel is a
 /// template and whether the body reads a thread or block builtin outside the
 /// thread index (strayBuiltinRefusal asks it per dimension): coarsening

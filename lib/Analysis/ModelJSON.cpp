@@ -222,6 +222,7 @@ json::Value toJSON(const IndexInfo &I) {
     O["reason"] = I.NonAffineReason;
   O["locals"] = json::Array(I.Locals);
   O["locals_in_macro"] = I.LocalsInMacro;
+  O["bits"] = I.Bits;
   return O;
 }
 
@@ -369,6 +370,9 @@ json::Value toJSON(const ThreadMapping &M) {
                      {"row_offsets", json::Array{B.RowLo, B.RowHi}},
                      {"col_offsets", json::Array{B.ColLo, B.ColHi}},
                      {"reads_centre", B.ReadsCentre}});
+  json::Array Unbounded;
+  for (const auto &[Offset, Why] : M.UnboundedChoices)
+    Unbounded.push_back(json::Object{{"offset", Offset}, {"reason", Why}});
   return json::Object{{"recognized", true},
                       {"index_vars", std::move(Vars)},
                       {"guard", M.GuardKind},
@@ -385,6 +389,7 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"returns", std::move(Returns)},
                       {"stray_builtins", strings(M.StrayBuiltins)},
                       {"bounded_reads", std::move(Bounded)},
+                      {"unbounded_choices", std::move(Unbounded)},
                       {"outside_writes", strings(M.OutsideWrites)},
                       {"conditionals", strings(M.Conditionals)},
                       {"reduction", std::move(Reduction)},

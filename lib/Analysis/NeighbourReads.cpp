@@ -6,6 +6,10 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -42,8 +46,26 @@ bool hasJump(const Stmt *S) {
 class BoundedReadFinder {
 public:
   BoundedReadFinder(const SourceText &Text, AffineBuilder &Affine,
-                    const ThreadMapping &M)
-      : Text(Text), Affine(Affine), M(M) {}
+                    const ThreadMapping &M, const Stmt *Body)
+      : Text(Text), Affine(Affine), M(M) {
+    // Names declared twice in the kernel: a choice's conditions are spelled
+    // again at the read, where such a name may mean another variable.
+    std::map<std::string, unsigned> Count;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            ++Count[V->getNameAsString()];
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(Body);
+    for (const auto &[Name, N] : Count)
+      if (N > 1)
+        Shadowed.insert(Name);
+  }
 
   void run(ArrayRef<const Stmt *> Work) {
     bool Certain = true;
@@ -57,6 +79,7 @@ public:
   }
 
   std::vector<ThreadMapping::BoundedRead> Found;
+  std::map<unsigned, std::string> Unbounded;
 
 private:
   void walk(const Stmt *S, bool Certain) {
@@ -155,7 +178,7 @@ private:
     if (!Y) {
       std::optional<Range> C = offsetOf(Index, X->Name, false);
       if (!C)
-        return;
+        return considerChoice(A, Index);
       std::optional<Range> C0 = offsetOf(Index, X->Name, true);
       R.Col = Text.text(Index);
       R.ColLo = C->Lo;
@@ -167,7 +190,7 @@ private:
     // S * R + C, in any operand order.
     const auto *Add = dyn_cast<BinaryOperator>(stripCasts(Index));
     if (!Add || Add->getOpcode() != BO_Add)
-      return;
+      return considerChoice(A, Index);
     for (auto [Prod, Col] : {std::pair(Add->getLHS(), Add->getRHS()),
                              std::pair(Add->getRHS(), Add->getLHS())}) {
       const auto *Mul = dyn_cast<BinaryOperator>(stripCasts(Prod));
@@ -197,6 +220,135 @@ private:
         return;
       }
     }
+    considerChoice(A, Index);
+  }
+
+  /// One alternative of a chosen index, or a choice between two.
+  struct Choice {
+    const Expr *Cond = nullptr;
+    std::unique_ptr<Choice> Then, Else;
+    ElementOffset At; ///< a leaf's offset from the thread's element
+  };
+
+  /// A read whose index chooses, with `?:` (through locals that keep their
+  /// initial value), among flattened indices of the thread's element and
+  /// its neighbours: `index_s = (row == h - 1) ? index : index + w;
+  /// in[index_s]`. Every alternative is affine, the thread's element moved
+  /// by dy rows and dx columns. The read's row and column are then the same
+  /// choice over `y + dy` and `x + dx`: the conditions read nothing the
+  /// kernel changes, so evaluated at the read they choose as they did.
+  /// The thread's own element is not counted as read (a condition picks it).
+  void considerChoice(const ArraySubscriptExpr *A, const Expr *Index) {
+    unsigned Leaves = 0;
+    ChoiceWhy.clear();
+    std::unique_ptr<Choice> C = choice(Index, Leaves, 0);
+    if (!C && !ChoiceWhy.empty())
+      Unbounded[Text.span(A->getSourceRange()).BeginOffset] = ChoiceWhy;
+    if (!C || !C->Cond)
+      return; // one alternative is an affine index, not a choice
+    const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
+    if (Shadowed.count(X->Name) || (Y && Shadowed.count(Y->Name)))
+      return;
+    ThreadMapping::BoundedRead R;
+    R.Offset = Text.span(A->getSourceRange()).BeginOffset;
+    R.RowLo = R.ColLo = INT64_MAX;
+    R.RowHi = R.ColHi = INT64_MIN;
+    bool StrideKnown = false;
+    std::function<bool(const Choice &)> Hull = [&](const Choice &N) {
+      if (N.Cond)
+        return Hull(*N.Then) && Hull(*N.Else);
+      if (StrideKnown && !(R.Stride == N.At.Stride))
+        return false;
+      R.Stride = N.At.Stride;
+      StrideKnown = true;
+      R.RowLo = std::min(R.RowLo, N.At.DY);
+      R.RowHi = std::max(R.RowHi, N.At.DY);
+      R.ColLo = std::min(R.ColLo, N.At.DX);
+      R.ColHi = std::max(R.ColHi, N.At.DX);
+      return true;
+    };
+    if (!Hull(*C))
+      return;
+    R.Col = spell(*C, X->Name, false, true);
+    if (Y)
+      R.Row = spell(*C, Y->Name, true, true);
+    Found.push_back(std::move(R));
+  }
+
+  std::unique_ptr<Choice> choice(const Expr *E, unsigned &Leaves,
+                                 unsigned Depth) {
+    if (Depth > 16 || !E)
+      return nullptr;
+    if (std::optional<AffineExpr> F = Affine.build(E).Form) {
+      std::optional<ElementOffset> At = elementOffset(*F, M, MaxChoiceReach);
+      if (!At)
+        return choiceFails("the alternative", E,
+                           "is not the thread's element moved by a constant "
+                           "row and column");
+      if (++Leaves > 8)
+        return choiceFails("the alternative", E,
+                           "is one of more than 8 alternatives");
+      auto N = std::make_unique<Choice>();
+      N->At = *At;
+      return N;
+    }
+    E = stripCasts(E);
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+          Affine.isModified(V))
+        return nullptr;
+      return choice(V->getInit(), Leaves, Depth + 1);
+    }
+    const auto *C = dyn_cast<ConditionalOperator>(E);
+    if (!C || C->getBeginLoc().isMacroID() || !isPure(C->getCond()))
+      return nullptr;
+    for (const VarDecl *V : referencedVars(C->getCond())) {
+      std::string Name = V->getNameAsString();
+      if (Affine.isModified(V))
+        return choiceFails("the condition", C->getCond(),
+                           "reads '" + Name +
+                               "', which the kernel changes: at the read it "
+                               "may choose otherwise");
+      if (V->hasLocalStorage() && Shadowed.count(Name))
+        return choiceFails("the condition", C->getCond(),
+                           "reads '" + Name +
+                               "', a name the kernel declares twice");
+    }
+    auto N = std::make_unique<Choice>();
+    N->Cond = C->getCond();
+    N->Then = choice(C->getTrueExpr(), Leaves, Depth + 1);
+    N->Else = choice(C->getFalseExpr(), Leaves, Depth + 1);
+    if (!N->Then || !N->Else)
+      return nullptr;
+    return N;
+  }
+
+  /// Notes why the choice is not a bounded read (the first obstacle).
+  std::nullptr_t choiceFails(StringRef Role, const Expr *E,
+                             const std::string &Why) {
+    if (ChoiceWhy.empty())
+      ChoiceWhy = Role.str() + " '" + Text.text(E->IgnoreParens()) +
+                  "' of its choice " + Why;
+    return nullptr;
+  }
+
+  /// The choice over `Idx + offset` (rows when Row, else columns), written
+  /// as one `?:` per condition whose alternatives differ (parenthesized
+  /// unless Outer).
+  std::string spell(const Choice &N, StringRef Idx, bool Row, bool Outer) {
+    if (!N.Cond) {
+      int64_t D = Row ? N.At.DY : N.At.DX;
+      return D == 0  ? Idx.str()
+             : D > 0 ? Idx.str() + " + " + std::to_string(D)
+                     : Idx.str() + " - " + std::to_string(-D);
+    }
+    std::string T = spell(*N.Then, Idx, Row, false),
+                F = spell(*N.Else, Idx, Row, false);
+    if (T == F)
+      return T;
+    std::string C = Text.text(N.Cond->IgnoreParens()) + " ? " + T + " : " + F;
+    return Outer ? C : "(" + C + ")";
   }
 
   /// E's distance to the index variable Idx, when it is a constant range.
@@ -326,20 +478,76 @@ private:
     return RB && !RB->Relative && RB->Hi <= 0;
   }
 
+  /// The farthest neighbour a choice may name (as the halo stages).
+  static constexpr int64_t MaxChoiceReach = 4;
+
   const SourceText &Text;
   AffineBuilder &Affine;
   const ThreadMapping &M;
   std::vector<LoopRange> Loops;
+  std::set<std::string> Shadowed;
+  std::string ChoiceWhy;
 };
 
 } // namespace
 
-std::vector<ThreadMapping::BoundedRead>
-findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
-                 const ThreadMapping &M, ArrayRef<const Stmt *> Work) {
-  BoundedReadFinder F(Text, Affine, M);
+void findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
+                      ThreadMapping &M, const Stmt *Body,
+                      ArrayRef<const Stmt *> Work) {
+  BoundedReadFinder F(Text, Affine, M, Body);
   F.run(Work);
-  return std::move(F.Found);
+  M.BoundedReads = std::move(F.Found);
+  M.UnboundedChoices = std::move(F.Unbounded);
+}
+
+std::optional<ElementOffset>
+elementOffset(const AffineExpr &F, const ThreadMapping &M, int64_t MaxReach) {
+  const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
+  if (!X || M.indexVar("z"))
+    return std::nullopt;
+  // The index variables scale blockIdx.d by the block's extent (blockDim.d,
+  // or the number every launch fixes it to).
+  auto BlockScale = [&](const char *D) {
+    auto It = M.IndexBlockScale.find(D);
+    return It != M.IndexBlockScale.end()
+               ? It->second
+               : SymPoly::symbol(std::string("blockDim.") + D);
+  };
+  if (F.coefficient("threadIdx.x").constantValue() != 1 ||
+      !(F.coefficient("blockIdx.x") == BlockScale("x")))
+    return std::nullopt;
+  const SymPoly &C = F.constantPart();
+  if (!Y) {
+    std::optional<int64_t> DX = C.constantValue();
+    if (F.coefficients().size() != 2 || !DX)
+      return std::nullopt;
+    return ElementOffset{0, *DX, SymPoly()};
+  }
+  SymPoly S = F.coefficient("threadIdx.y");
+  if (S.isZero() || !(F.coefficient("blockIdx.y") == S * BlockScale("y")) ||
+      F.coefficients().size() != 4)
+    return std::nullopt;
+  if (std::optional<int64_t> SV = S.constantValue()) {
+    std::optional<int64_t> V = C.constantValue();
+    if (!V || *SV <= 2 * MaxReach)
+      return std::nullopt;
+    int64_t DY = (*V >= 0 ? *V + *SV / 2 : *V - *SV / 2) / *SV;
+    return ElementOffset{DY, *V - DY * *SV, S};
+  }
+  // A symbolic stride (the row length parameter): C = dy*stride + dx.
+  if (S.terms().size() != 1 || S.terms().begin()->second != 1)
+    return std::nullopt;
+  const SymPoly::Monomial &Row = S.terms().begin()->first;
+  ElementOffset O{0, 0, S};
+  for (const auto &[Mono, Coef] : C.terms()) {
+    if (Mono.empty())
+      O.DX = Coef;
+    else if (Mono == Row)
+      O.DY = Coef;
+    else
+      return std::nullopt;
+  }
+  return O;
 }
 
 } // namespace cro

@@ -459,7 +459,7 @@ public:
 
     M.MustAccesses = mustAccessList(Text, Work);
 
-    M.BoundedReads = findBoundedReads(Text, Affine, M, Work);
+    findBoundedReads(Text, Affine, M, Body, Work);
     findReduction(Work);
   }
 

@@ -305,6 +305,10 @@ struct IndexInfo {
   /// reach them.
   std::vector<std::string> Locals;
   bool LocalsInMacro = false;
+  /// The width of the index's integer type as written, before its
+  /// conversion for the subscript (64 for `size_t idx`, 32 for `int`): a
+  /// copy of the index computed another way must not overflow sooner.
+  unsigned Bits = 0;
 };
 
 struct AccessInfo {
@@ -548,6 +552,11 @@ struct ThreadMapping {
     bool ReadsCentre = false;
   };
   std::vector<BoundedRead> BoundedReads;
+  /// Reads whose index chooses among neighbours (`?:`) but is not known to
+  /// stay near the thread's element: the access's begin offset -> why
+  /// ("its choice 'edge ? c : c + 1' reads 'edge', which the kernel
+  /// changes").
+  std::map<unsigned, std::string> UnboundedChoices;
   /// Thread-private variables declared before the work (parameters, locals
   /// of the prefix) that the work changes, e.g. "'out' (a parameter) at
   /// k.cu:9:5": a thread that runs the work for several outputs would carry

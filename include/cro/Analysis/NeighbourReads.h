@@ -27,11 +27,31 @@ namespace cro {
 
 /// The non-affine reads of pointer parameters in Work whose row and column
 /// stay within constant offsets of the thread's index (M's index variables
-/// and guard bounds, which must be filled in already).
-std::vector<ThreadMapping::BoundedRead>
-findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
-                 const ThreadMapping &M,
-                 llvm::ArrayRef<const clang::Stmt *> Work);
+/// and guard bounds, which must be filled in already). Body is the kernel's
+/// whole body (where a name could be declared twice).
+/// Fills M.BoundedReads, and M.UnboundedChoices with the `?:` choices
+/// that are not.
+void findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
+                      ThreadMapping &M, const clang::Stmt *Body,
+                      llvm::ArrayRef<const clang::Stmt *> Work);
+
+/// An affine index as the thread's own element moved by DY rows and DX
+/// columns: its variables are those of M's thread index, `S * y + x` (or `x`
+/// for a 1-D index) with y and x the thread's global indices (blockIdx
+/// scaled as the index variables scale it), and its constant part is
+/// DY * S + DX. Stride is S (zero for a 1-D index).
+struct ElementOffset {
+  int64_t DY = 0, DX = 0;
+  SymPoly Stride;
+};
+
+/// F's offset from the thread's element, or nullopt when F is not that
+/// element moved by constants. With a constant stride S, the constant part
+/// is split with |DX| <= S / 2, and only where S > 2 * MaxReach (a narrower
+/// row would make "a row down" and "S columns right" indistinguishable
+/// from the neighbours that matter).
+std::optional<ElementOffset>
+elementOffset(const AffineExpr &F, const ThreadMapping &M, int64_t MaxReach);
 
 } // namespace cro
 
