@@ -73,7 +73,8 @@ Expected<SearchSpace> SearchSpace::fromKnobs(const KnobSet &Knobs,
                                              const json::Object *Restrict) {
   std::vector<Dimension> Dims;
   for (const Knob &K : Knobs.Knobs) {
-    Dimension D{K.Id, K.Kernel, K.Transform, K.Role, K.Values, 0, {}};
+    Dimension D{K.Id,     K.Kernel, K.Transform, K.Role,
+                K.Values, 0,        {},          K.Requires};
     if (Restrict) {
       const json::Value *R = Restrict->get(K.Id);
       if (!R)
@@ -207,11 +208,39 @@ std::string SearchSpace::hardwareViolation(const Point &P) const {
   return "";
 }
 
+std::string SearchSpace::requirementViolation(const Point &P) const {
+  for (size_t I = 0; I < Dims.size(); ++I) {
+    if (P[I] == Dims[I].Default)
+      continue;
+    for (const std::string &R : Dims[I].Requires) {
+      auto J =
+          llvm::find_if(Dims, [&](const Dimension &D) { return D.Knob == R; });
+      // A space restricted without the required knob keeps it at its
+      // original value.
+      if (J == Dims.end() || P[J - Dims.begin()] == J->Default)
+        return formatv("{0} = {1} requires {2} to leave its original value "
+                       "({3})",
+                       Dims[I].Knob, Dims[I].Values[P[I]], R,
+                       J == Dims.end()
+                           ? std::string("the space leaves it out")
+                           : formatv("{0}", J->Values[J->Default]).str())
+            .str();
+    }
+  }
+  return "";
+}
+
+std::string SearchSpace::structuralViolation(const Point &P) const {
+  if (std::string Why = hardwareViolation(P); !Why.empty())
+    return Why;
+  return requirementViolation(P);
+}
+
 std::string SearchSpace::violation(const Point &P) const {
   auto It = Verdicts.find(P);
   if (It != Verdicts.end())
     return It->second;
-  std::string Why = hardwareViolation(P);
+  std::string Why = structuralViolation(P);
   if (Why.empty() && Legality)
     Why = Legality(config(P), P);
   Verdicts.emplace(P, Why);
@@ -224,7 +253,7 @@ bool SearchSpace::plausible(const Point &P) const {
   auto It = Verdicts.find(P);
   if (It != Verdicts.end())
     return It->second.empty();
-  return hardwareViolation(P).empty();
+  return structuralViolation(P).empty();
 }
 
 std::vector<unsigned> SearchSpace::radices() const {
@@ -326,13 +355,17 @@ std::vector<Point> SearchSpace::enumerate(uint64_t Limit) const {
 
 json::Value SearchSpace::toJSON() const {
   json::Array Knobs;
-  for (const Dimension &D : Dims)
-    Knobs.push_back(json::Object{{"id", D.Knob},
-                                 {"kernel", D.Kernel},
-                                 {"transform", D.Transform},
-                                 {"role", roleName(D.Role)},
-                                 {"values", json::Array(D.Values)},
-                                 {"default", D.Values[D.Default]}});
+  for (const Dimension &D : Dims) {
+    json::Object K{{"id", D.Knob},
+                   {"kernel", D.Kernel},
+                   {"transform", D.Transform},
+                   {"role", roleName(D.Role)},
+                   {"values", json::Array(D.Values)},
+                   {"default", D.Values[D.Default]}};
+    if (!D.Requires.empty())
+      K["requires"] = json::Array(D.Requires);
+    Knobs.push_back(std::move(K));
+  }
   return json::Object{{"knobs", std::move(Knobs)},
                       {"size", int64_t(std::min<uint64_t>(size(), INT64_MAX))},
                       {"hardware", cro::toJSON(Limits)}};
@@ -368,6 +401,10 @@ Expected<SearchSpace> SearchSpace::fromJSON(const json::Value &V) {
                    "values");
       D.Default = unsigned(It - D.Values.begin());
     }
+    if (const json::Array *R = K->getArray("requires"))
+      for (const json::Value &Id : *R)
+        if (auto S = Id.getAsString())
+          D.Requires.push_back(S->str());
     Dims.push_back(std::move(D));
   }
   HardwareLimits L = tableLimits("sm_90");

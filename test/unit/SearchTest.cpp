@@ -112,6 +112,36 @@ TEST(SearchSpace, HardwareLimitsAreConstraints) {
   EXPECT_TRUE(Small.plausible({1, 1})) << "not asked yet";
 }
 
+TEST(SearchSpace, KnobsSetWithoutWhatTheyRequireAreInvalidWithoutTheOracle) {
+  std::vector<Dimension> Dims(2);
+  Dims[0].Knob = "k.block";
+  Dims[0].Kernel = "k";
+  Dims[0].Role = KnobRole::BlockShape;
+  Dims[0].Values = {"runtime", json::Array{16, 16}, json::Array{32, 8}};
+  Dims[1].Knob = "k.shared_stage";
+  Dims[1].Kernel = "k";
+  Dims[1].Values = {"none", "halo"};
+  Dims[1].Requires = {"k.block"};
+  SearchSpace S(Dims, tableLimits("sm_90"));
+  unsigned Asked = 0;
+  S.setLegalityOracle([&](const json::Object &, const Point &) {
+    ++Asked;
+    return std::string();
+  });
+  EXPECT_FALSE(S.plausible({0, 1}));
+  EXPECT_EQ(S.violation({0, 1}),
+            "k.shared_stage = \"halo\" requires k.block to leave its "
+            "original value (\"runtime\")");
+  EXPECT_EQ(Asked, 0u);
+  EXPECT_TRUE(S.valid({1, 1}));
+  EXPECT_TRUE(S.valid({2, 0})) << "the required knob alone is free";
+  // The requirement survives a recording of the space.
+  Expected<SearchSpace> Back = SearchSpace::fromJSON(S.toJSON());
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_FALSE(Back->plausible({0, 1}));
+  EXPECT_TRUE(Back->plausible({2, 1}));
+}
+
 TEST(Agent, MovesAreKnobRolesWhateverTheTransform) {
   // A block shape offered by a transform the agent has never heard of, with
   // the program's own run-time choice as the default: after its two random

@@ -43,6 +43,10 @@ struct Dimension {
   /// Numeric description of each value for models: the log2 of every number
   /// the value contains ([16, 8] -> 4, 3; "y4-contiguous" -> 2), padded.
   std::vector<std::vector<double>> Numbers;
+  /// Knobs that must leave their original value wherever this one does
+  /// (Knob::Requires: a tile sized by a block the launches choose at run
+  /// time needs block-size's constant).
+  std::vector<std::string> Requires;
 };
 
 class SearchSpace {
@@ -122,7 +126,11 @@ public:
   static llvm::Expected<SearchSpace> fromJSON(const llvm::json::Value &V);
 
 private:
+  /// Why P breaks what is known without the oracle: the GPU's limits, and
+  /// a knob set without a knob it requires.
+  std::string structuralViolation(const Point &P) const;
   std::string hardwareViolation(const Point &P) const;
+  std::string requirementViolation(const Point &P) const;
   std::vector<Dimension> Dims;
   HardwareLimits Limits;
   unsigned FeatureCount = 0;
