@@ -63,6 +63,20 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
         "')");
   P.UpperBounds = Region.UpperBounds;
   P.LowerBounds = Region.LowerBounds;
+  // The reads' conditions are spelled with the index variables and the
+  // guard's bounds: each name must mean at the reads what it means there.
+  for (const ThreadIndexVar *V : {X, Y})
+    if (V && M.AmbiguousNames.count(V->Name))
+      return Fail("the thread index '" + V->Name +
+                  "' shares its name with another variable of the kernel, "
+                  "so the staged reads' conditions could not name it");
+  for (const auto *Bounds : {&P.UpperBounds, &P.LowerBounds})
+    for (const auto &[Var, Bound] : *Bounds)
+      for (const std::string &Name : M.AmbiguousNames)
+        if (!findIdentifier(Bound, 0, Bound.size(), Name).empty())
+          return Fail("the guard's bound '" + Bound + "' names '" + Name +
+                      "', which the kernel declares for two variables: "
+                      "spelled again at the reads it could mean the other");
   for (const ThreadIndexVar *V : {X, Y})
     if (std::string Why =
             V ? gridShrinkRefusal(Ctx, K, V->Dim, Region.UpperBounds,
@@ -229,10 +243,18 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
                 "be safe");
   // A local other than the thread indices may differ there.
   const IndexInfo &CI = P.Center->Access->Indices[0];
-  std::string Local = CI.LocalsInMacro ? "a local read inside a macro" : "";
+  // So may threadIdx and blockIdx read by the index itself (not through the
+  // index variables the loader redeclares).
+  std::string Local =
+      CI.LocalsInMacro ? "a local read inside a macro, which the tile loader "
+                         "cannot see"
+      : CI.ReadsThreadPosition ? "threadIdx or blockIdx itself (not through "
+                                 "the thread indices), which the tile loader "
+                                 "cannot move"
+                               : "";
   for (const std::string &L : CI.Locals)
     if (L != X->Name && (!Y || L != Y->Name) && Local.empty())
-      Local = L;
+      Local = "'" + L + "', a local the tile loader cannot see";
   P.CenterIndex = P.Center->Access->Indices[0].Text;
   if (!Local.empty() && !Y) {
     // A line's element is its global index.
@@ -241,10 +263,9 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
     SymPoly Stride =
         P.Center->Access->Indices[0].Form.coefficient("threadIdx.y");
     if (std::string Unknown = UnknownSymbol(Stride); !Unknown.empty())
-      return Fail("the index of '" + Best + "' uses '" + Local +
-                  "', a local the tile loader cannot see, and its row "
-                  "stride '" +
-                  Unknown + "' is not a parameter either");
+      return Fail("the index of '" + Best + "' reads " + Local +
+                  ", and its row stride '" + Unknown +
+                  "' is not a parameter either");
     P.CenterIndex = RowMajor(Stride);
   }
   P.Type = unqualifiedType(P.Center->Access->ElementType);
@@ -290,6 +311,15 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   std::string E = freshIdentifier(Src, "e");
   std::string TR = freshIdentifier(Src, "tr"), TC = freshIdentifier(Src, "tc");
   auto S_ = [](int64_t V) { return std::to_string(V); };
+  // A block's first element in the index's width: `long i` indexes past
+  // 2^32, where blockIdx.x * B in unsigned int would wrap (and in int,
+  // overflow).
+  auto Wide = [](const ThreadIndexVar *V) {
+    return V->Bits > 32 ? std::string("(long long)") : std::string();
+  };
+  auto Signed = [](const ThreadIndexVar *V) {
+    return V->Bits > 32 ? std::string("(long long)") : std::string("(int)");
+  };
 
   std::string S = "\n" + I1 + "// cuda-rewrite-opt: '" + P.Array +
                   "' and a halo of " +
@@ -310,11 +340,13 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
     S += I1 + "for (int " + TC + " = threadIdx.x; " + TC + " < " + S_(W) +
          "; " + TC + " += " + S_(BX) + ") {\n";
   }
-  S += I2 + "const " + unqualifiedType(X->Type) + " " + X->Name +
-       " = blockIdx.x * " + S_(BX) + " + " + TC + " - " + S_(P.HX) + ";\n";
+  S += I2 + "const " + unqualifiedType(X->Type) + " " + X->Name + " = " +
+       Wide(X) + "blockIdx.x * " + S_(BX) + " + " + TC + " - " + S_(P.HX) +
+       ";\n";
   if (Y)
-    S += I2 + "const " + unqualifiedType(Y->Type) + " " + Y->Name +
-         " = blockIdx.y * " + S_(BY) + " + " + TR + " - " + S_(P.HY) + ";\n";
+    S += I2 + "const " + unqualifiedType(Y->Type) + " " + Y->Name + " = " +
+         Wide(Y) + "blockIdx.y * " + S_(BY) + " + " + TR + " - " + S_(P.HY) +
+         ";\n";
   // Loaded: the positions of the guarded region (the centre is read there
   // on every path, so reading it is safe).
   auto Lower = [&](const ThreadIndexVar *V) {
@@ -344,11 +376,11 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
       // loader's condition holds for it.
       std::string Row = "(" + B->Row + ")", Col = "(" + B->Col + ")";
       std::string Cell = Tile +
-                         (Y ? "[" + Row + " - (int)blockIdx.y * " + S_(BY) +
-                                  " + " + S_(P.HY) + "]"
+                         (Y ? "[" + Row + " - " + Signed(Y) + "blockIdx.y * " +
+                                  S_(BY) + " + " + S_(P.HY) + "]"
                             : "") +
-                         "[" + Col + " - (int)blockIdx.x * " + S_(BX) + " + " +
-                         S_(P.HX) + "]";
+                         "[" + Col + " - " + Signed(X) + "blockIdx.x * " +
+                         S_(BX) + " + " + S_(P.HX) + "]";
       // As the loader's condition: at or above 0 and any lower bound, below
       // the upper bound.
       auto Inside = [&](const std::string &V, const std::string &Low,

@@ -484,8 +484,31 @@ public:
   }
 
 private:
-  /// IndexInfo::Locals and LocalsInMacro of an index expression.
+  /// IndexInfo::Locals, LocalsInMacro and ReadsThreadPosition of an index
+  /// expression.
   void noteLocals(const Expr *E, IndexInfo &I) const {
+    unsigned Calls = 0;
+    std::function<void(const Stmt *)> Position = [&](const Stmt *S) {
+      if (!S || I.ReadsThreadPosition)
+        return;
+      if (const auto *PO = dyn_cast<PseudoObjectExpr>(S))
+        if (std::optional<std::string> B = cudaBuiltinName(PO))
+          if (StringRef(*B).starts_with("threadIdx.") ||
+              StringRef(*B).starts_with("blockIdx."))
+            I.ReadsThreadPosition = true;
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *F = Call->getDirectCallee();
+        const Stmt *Body = F ? F->getBody() : nullptr;
+        // A callee the analysis cannot read may read anything.
+        if (!Body || ++Calls > 16)
+          I.ReadsThreadPosition = true;
+        else
+          Position(Body);
+      }
+      for (const Stmt *C : S->children())
+        Position(C);
+    };
+    Position(E);
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
       if (!S)
         return;

@@ -223,6 +223,7 @@ json::Value toJSON(const IndexInfo &I) {
   O["locals"] = json::Array(I.Locals);
   O["locals_in_macro"] = I.LocalsInMacro;
   O["bits"] = I.Bits;
+  O["reads_thread_position"] = I.ReadsThreadPosition;
   return O;
 }
 
@@ -321,6 +322,7 @@ json::Value toJSON(const ThreadMapping &M) {
     Vars.push_back(json::Object{{"name", V.Name},
                                 {"type", V.Type},
                                 {"dim", V.Dim},
+                                {"bits", V.Bits},
                                 {"decl", toJSON(V.Decl)}});
   json::Array Returns;
   for (const ThreadMapping::Return &R : M.Returns)
@@ -390,6 +392,9 @@ json::Value toJSON(const ThreadMapping &M) {
                       {"stray_builtins", strings(M.StrayBuiltins)},
                       {"bounded_reads", std::move(Bounded)},
                       {"unbounded_choices", std::move(Unbounded)},
+                      {"ambiguous_names",
+                       json::Array(std::vector<std::string>(
+                           M.AmbiguousNames.begin(), M.AmbiguousNames.end()))},
                       {"outside_writes", strings(M.OutsideWrites)},
                       {"conditionals", strings(M.Conditionals)},
                       {"reduction", std::move(Reduction)},

@@ -46,26 +46,8 @@ bool hasJump(const Stmt *S) {
 class BoundedReadFinder {
 public:
   BoundedReadFinder(const SourceText &Text, AffineBuilder &Affine,
-                    const ThreadMapping &M, const Stmt *Body)
-      : Text(Text), Affine(Affine), M(M) {
-    // Names declared twice in the kernel: a choice's conditions are spelled
-    // again at the read, where such a name may mean another variable.
-    std::map<std::string, unsigned> Count;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S)
-        return;
-      if (const auto *DS = dyn_cast<DeclStmt>(S))
-        for (const Decl *D : DS->decls())
-          if (const auto *V = dyn_cast<VarDecl>(D))
-            ++Count[V->getNameAsString()];
-      for (const Stmt *C : S->children())
-        Walk(C);
-    };
-    Walk(Body);
-    for (const auto &[Name, N] : Count)
-      if (N > 1)
-        Shadowed.insert(Name);
-  }
+                    const ThreadMapping &M)
+      : Text(Text), Affine(Affine), M(M) {}
 
   void run(ArrayRef<const Stmt *> Work) {
     bool Certain = true;
@@ -247,8 +229,14 @@ private:
     if (!C || !C->Cond)
       return; // one alternative is an affine index, not a choice
     const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
-    if (Shadowed.count(X->Name) || (Y && Shadowed.count(Y->Name)))
-      return;
+    // The read's row and column are spelled with the index variables.
+    for (const ThreadIndexVar *V : {X, Y})
+      if (V && M.AmbiguousNames.count(V->Name)) {
+        Unbounded[Text.span(A->getSourceRange()).BeginOffset] =
+            "its choice would be spelled with '" + V->Name +
+            "', a name the kernel declares for two variables";
+        return;
+      }
     ThreadMapping::BoundedRead R;
     R.Offset = Text.span(A->getSourceRange()).BeginOffset;
     R.RowLo = R.ColLo = INT64_MAX;
@@ -301,8 +289,17 @@ private:
       return choice(V->getInit(), Leaves, Depth + 1);
     }
     const auto *C = dyn_cast<ConditionalOperator>(E);
-    if (!C || C->getBeginLoc().isMacroID() || !isPure(C->getCond()))
+    if (!C)
       return nullptr;
+    if (C->getBeginLoc().isMacroID())
+      return choiceFails("", C,
+                         "is written in a macro, whose text the read's row "
+                         "and column cannot reuse");
+    if (!isPure(C->getCond()))
+      return choiceFails("the condition", C->getCond(),
+                         "reads memory, calls a function or changes a "
+                         "variable: evaluated again at the read it may not "
+                         "choose alike");
     for (const VarDecl *V : referencedVars(C->getCond())) {
       std::string Name = V->getNameAsString();
       if (Affine.isModified(V))
@@ -310,10 +307,11 @@ private:
                            "reads '" + Name +
                                "', which the kernel changes: at the read it "
                                "may choose otherwise");
-      if (V->hasLocalStorage() && Shadowed.count(Name))
+      if (M.AmbiguousNames.count(Name))
         return choiceFails("the condition", C->getCond(),
                            "reads '" + Name +
-                               "', a name the kernel declares twice");
+                               "', a name the kernel declares for two "
+                               "variables");
     }
     auto N = std::make_unique<Choice>();
     N->Cond = C->getCond();
@@ -328,8 +326,11 @@ private:
   std::nullptr_t choiceFails(StringRef Role, const Expr *E,
                              const std::string &Why) {
     if (ChoiceWhy.empty())
-      ChoiceWhy = Role.str() + " '" + Text.text(E->IgnoreParens()) +
-                  "' of its choice " + Why;
+      ChoiceWhy =
+          Role.empty()
+              ? "its choice '" + Text.text(E->IgnoreParens()) + "' " + Why
+              : Role.str() + " '" + Text.text(E->IgnoreParens()) +
+                    "' of its choice " + Why;
     return nullptr;
   }
 
@@ -347,7 +348,13 @@ private:
                 F = spell(*N.Else, Idx, Row, false);
     if (T == F)
       return T;
-    std::string C = Text.text(N.Cond->IgnoreParens()) + " ? " + T + " : " + F;
+    // A condition that is itself a choice (or a comma) keeps parentheses.
+    const Expr *Cond = N.Cond->IgnoreParens();
+    const auto *B = dyn_cast<BinaryOperator>(Cond);
+    bool Low = isa<AbstractConditionalOperator>(Cond) ||
+               (B && (B->isAssignmentOp() || B->isCommaOp()));
+    std::string C = (Low ? "(" + Text.text(Cond) + ")" : Text.text(Cond)) +
+                    " ? " + T + " : " + F;
     return Outer ? C : "(" + C + ")";
   }
 
@@ -485,16 +492,14 @@ private:
   AffineBuilder &Affine;
   const ThreadMapping &M;
   std::vector<LoopRange> Loops;
-  std::set<std::string> Shadowed;
   std::string ChoiceWhy;
 };
 
 } // namespace
 
 void findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
-                      ThreadMapping &M, const Stmt *Body,
-                      ArrayRef<const Stmt *> Work) {
-  BoundedReadFinder F(Text, Affine, M, Body);
+                      ThreadMapping &M, ArrayRef<const Stmt *> Work) {
+  BoundedReadFinder F(Text, Affine, M);
   F.run(Work);
   M.BoundedReads = std::move(F.Found);
   M.UnboundedChoices = std::move(F.Unbounded);

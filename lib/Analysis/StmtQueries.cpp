@@ -1,5 +1,7 @@
 #include "cro/Analysis/StmtQueries.h"
 #include "cro/Analysis/ASTHelpers.h"
+#include <functional>
+#include <map>
 
 using namespace clang;
 
@@ -180,6 +182,31 @@ std::set<const VarDecl *> referencedVars(const Stmt *S) {
     Out.insert(Sub.begin(), Sub.end());
   }
   return Out;
+}
+
+std::set<std::string> ambiguousNames(const Stmt *Body) {
+  std::map<std::string, unsigned> Locals;
+  std::set<std::string> Others;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          ++Locals[V->getNameAsString()];
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+          V && (isa<ParmVarDecl>(V) || !V->hasLocalStorage()))
+        Others.insert(V->getNameAsString());
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Body);
+  std::set<std::string> Ambiguous;
+  for (const auto &[Name, N] : Locals)
+    if (N > 1 || Others.count(Name))
+      Ambiguous.insert(Name);
+  return Ambiguous;
 }
 
 bool isPure(const Stmt *S) {

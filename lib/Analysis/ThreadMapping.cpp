@@ -459,7 +459,8 @@ public:
 
     M.MustAccesses = mustAccessList(Text, Work);
 
-    findBoundedReads(Text, Affine, M, Body, Work);
+    M.AmbiguousNames = ambiguousNames(Body);
+    findBoundedReads(Text, Affine, M, Work);
     findReduction(Work);
   }
 
@@ -607,9 +608,14 @@ private:
         continue;
       }
       M.IndexVars.push_back({V->getNameAsString(), V->getType().getAsString(),
-                             *Dim, stmtSpan(DS)});
+                             *Dim, stmtSpan(DS), bitsOf(V)});
     }
     return true;
+  }
+
+  unsigned bitsOf(const VarDecl *V) const {
+    QualType T = V->getType();
+    return T->isIntegerType() ? unsigned(Text.context().getTypeSize(T)) : 0;
   }
 
   /// `i = blockIdx.x * blockDim.x + threadIdx.x;` for a prefix local declared
@@ -631,8 +637,8 @@ private:
       return false;
     std::optional<std::string> Dim = indexDim(*Whole.Form, V);
     if (Dim && !M.indexVar(*Dim) && Affine.definedOnce(V)) {
-      M.IndexVars.push_back(
-          {V->getNameAsString(), V->getType().getAsString(), *Dim, stmtSpan(S)});
+      M.IndexVars.push_back({V->getNameAsString(), V->getType().getAsString(),
+                             *Dim, stmtSpan(S), bitsOf(V)});
       return true;
     }
     return false;

@@ -8,11 +8,15 @@
 // the loader loaded it. The blocks keep their outputs, so builtins read
 // outside the thread index (the flattened offset) are no obstacle.
 // Refused: a condition reading a variable the kernel changes afterwards (at
-// the read it may choose differently), an alternative farther than the
-// halo. The program checks itself against the CPU
-// (bench/memory-generality-gpu.sh runs it on the GPU).
+// the read it may choose differently) or a name a local also declares, an
+// alternative farther than the halo. Also checked: a centre read that
+// spells the builtins itself (the loader must not reuse its text), a
+// condition that is itself a choice (kept in parentheses), a 64-bit line
+// index (the block's first element computed in 64 bits). The program
+// checks itself against the CPU (bench/memory-generality-gpu.sh runs it on
+// the GPU).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
-// RUN: echo '{"gradient_mag.shared_stage": "halo", "reflect_smooth.shared_stage": "halo"}' > %t.json
+// RUN: echo '{"gradient_mag.shared_stage": "halo", "reflect_smooth.shared_stage": "halo", "corner_pick.shared_stage": "halo", "spelled_centre.shared_stage": "halo", "long_line.shared_stage": "halo"}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu
 // RUN: %strip-checks < %t.cu | FileCheck %s
 // RUN: nvcc -arch=sm_90 -c %t.cu -o %t.o
@@ -85,6 +89,55 @@ __global__ void far_pick(const float *in, float *out, int w, int h) {
   }
 }
 
+// The condition is itself a choice: row 0 looks at the first column, the
+// other rows at the last.
+__global__ void corner_pick(const float *in, float *out, int w, int h) {
+  int col = threadIdx.x + blockIdx.x * blockDim.x;
+  int row = threadIdx.y + blockIdx.y * blockDim.y;
+  if (col < w && row < h) {
+    int c = row * w + col;
+    int r = (row == 0 ? col == 0 : col == w - 1) ? c : c + 1;
+    out[c] = in[c] + 2 * in[r];
+  }
+}
+
+// The centre read spells the builtins instead of col and row.
+__global__ void spelled_centre(const float *in, float *out, int w, int h) {
+  int col = threadIdx.x + blockIdx.x * blockDim.x;
+  int row = threadIdx.y + blockIdx.y * blockDim.y;
+  if (col < w - 1 && row < h)
+    out[row * w + col] =
+        in[(blockIdx.y * blockDim.y + threadIdx.y) * w +
+           blockIdx.x * blockDim.x + threadIdx.x] +
+        2 * in[row * w + col + 1];
+}
+
+// A 64-bit line index with one-sided neighbours at the ends.
+__global__ void long_line(const float *in, float *out, long n) {
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  long l = i > 0 ? i - 1 : i;
+  long r = i < n - 1 ? i + 1 : i;
+  out[i] = in[l] + 2 * in[i] + 3 * in[r];
+}
+
+// The condition names the parameter 's', which the loop's own 's' hides
+// at the read.
+__global__ void hidden_param(const float *in, float *out, int w, int h,
+                             int s) {
+  int col = threadIdx.x + blockIdx.x * blockDim.x;
+  int row = threadIdx.y + blockIdx.y * blockDim.y;
+  if (col < w && row < h) {
+    int c = row * w + col;
+    int r = col + s >= w ? c : c + 1;
+    float acc = 0;
+    for (int s = 0; s < 3; ++s)
+      acc += in[r] * s;
+    out[c] = in[c] + acc;
+  }
+}
+
 int main() {
   const int w = 203, h = 53, n = w * h; // no block extent divides them
   real *hf = (real *)malloc(n * sizeof(real)), *hg = (real *)malloc(n * sizeof(real));
@@ -94,12 +147,17 @@ int main() {
     ha[i] = (i * 13 % 61) * 0.1f;
   }
   real *df, *dg;
-  float *da, *ds, *dz;
+  float *da, *ds, *dz, *dc, *dp, *dl;
   cudaMalloc(&df, n * sizeof(real));
   cudaMalloc(&dg, n * sizeof(real));
   cudaMalloc(&da, n * sizeof(float));
   cudaMalloc(&ds, n * sizeof(float));
   cudaMalloc(&dz, n * sizeof(float));
+  cudaMalloc(&dc, n * sizeof(float));
+  cudaMalloc(&dp, n * sizeof(float));
+  cudaMalloc(&dl, n * sizeof(float));
+  float *hc = (float *)malloc(n * sizeof(float)), *hp = (float *)malloc(n * sizeof(float)),
+        *hl = (float *)malloc(n * sizeof(float));
   cudaMemcpy(df, hf, n * sizeof(real), cudaMemcpyHostToDevice);
   cudaMemcpy(da, ha, n * sizeof(float), cudaMemcpyHostToDevice);
   dim3 block(BW, BH), grid((w + BW - 1) / BW, (h + BH - 1) / BH);
@@ -107,6 +165,14 @@ int main() {
   reflect_smooth<<<grid, block>>>(da, ds, w, h);
   late_flag<<<grid, block>>>(da, dz, w, h);
   far_pick<<<grid, block>>>(da, dz, w, h);
+  corner_pick<<<grid, block>>>(da, dc, w, h);
+  cudaMemset(dp, 0, n * sizeof(float));
+  spelled_centre<<<grid, block>>>(da, dp, w, h);
+  long_line<<<(n + 127) / 128, 128>>>(da, dl, (long)n);
+  hidden_param<<<grid, block>>>(da, dz, w, h, 1);
+  cudaMemcpy(hc, dc, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hp, dp, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hl, dl, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaMemcpy(hg, dg, n * sizeof(real), cudaMemcpyDeviceToHost);
   cudaMemcpy(hs, ds, n * sizeof(float), cudaMemcpyDeviceToHost);
   if (cudaGetLastError() != cudaSuccess) {
@@ -124,6 +190,12 @@ int main() {
       int l = x == 0 ? c + 1 : c - 1, r = x == w - 1 ? c - 1 : c + 1;
       double rs = 0.5 * ha[c] + 0.25 * (ha[l] + ha[r]);
       bad += fabs(hs[c] - rs) > 1e-5;
+      int q = (y == 0 ? x == 0 : x == w - 1) ? c : c + 1;
+      bad += fabs(hc[c] - (ha[c] + 2 * ha[q])) > 1e-5;
+      float rp = x < w - 1 ? ha[c] + 2 * ha[c + 1] : 0.f;
+      bad += fabs(hp[c] - rp) > 1e-5;
+      int il = c > 0 ? c - 1 : c, ir = c < n - 1 ? c + 1 : c;
+      bad += fabs(hl[c] - (ha[il] + 2 * ha[c] + 3 * ha[ir])) > 1e-5;
     }
   printf("%s (%d mismatches)\n", bad ? "FAILED" : "PASSED", bad);
   return bad ? 1 : 0;
@@ -131,8 +203,12 @@ int main() {
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "gradient_mag.shared_stage"
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "reflect_smooth.shared_stage"
-// KNOBS-DAG: reason = "{{.*}}'in' at {{.*}}shared-stage-choice.cu:73:22 is read at an index neither affine nor provably near the thread's element (the condition 'edge' of its choice reads 'edge', which the kernel changes: at the read it may choose otherwise))"
-// KNOBS-DAG: reason = "{{.*}}'in' at {{.*}}shared-stage-choice.cu:84:22 is read up to 6 elements from the thread's (at most 4 are staged))"
+// KNOBS-DAG: reason = "{{.*}}'in' at {{.*}}shared-stage-choice.cu:77:22 is read at an index neither affine nor provably near the thread's element (the condition 'edge' of its choice reads 'edge', which the kernel changes: at the read it may choose otherwise))"
+// KNOBS-DAG: reason = "{{.*}}'in' at {{.*}}shared-stage-choice.cu:88:22 is read up to 6 elements from the thread's (at most 4 are staged))"
+// KNOBS-DAG: reason = "{{.*}}the condition 'col + s >= w' of its choice reads 's', a name the kernel declares for two variables))"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "corner_pick.shared_stage"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "spelled_centre.shared_stage"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "long_line.shared_stage"
 
 // CHECK:      __shared__ real f_tile[6][34];
 // CHECK:        f_tile[tr][tc] = f[(long long)(nx) * iy + ix];
@@ -147,4 +223,10 @@ int main() {
 // CHECK:      out[c] = 0.5f * in_tile[threadIdx.y + 0][threadIdx.x + 1] + 0.25f * (((col == 0 ? col + 1 : col - 1) >= 0
 // CHECK-SAME: in_tile[(row) - (int)blockIdx.y * 4 + 0][(col == 0 ? col + 1 : col - 1) - (int)blockIdx.x * 32 + 1] : in[l])
 // CHECK-SAME: in_tile[(row) - (int)blockIdx.y * 4 + 0][(col == w - 1 ? col - 1 : col + 1) - (int)blockIdx.x * 32 + 1] : in[r])
+// CHECK:      in_tile[tr][tc] = in[(w) * row + col];
+// CHECK:      out[c] = in_tile[threadIdx.y + 0][threadIdx.x + 1] + 2 * (((row == 0 ? col == 0 : col == w - 1) ? col : col + 1) >= 0
+// The loader redeclares col and row; the builtins would give its own element.
+// CHECK:      in_tile[tr][tc] = in[(w) * row + col];
+// CHECK:      const long i = (long long)blockIdx.x * 128 + tc - 1;
+// CHECK:      out[i] = ((l) >= 0 && (l) < n ? in_tile[(l) - (long long)blockIdx.x * 128 + 1] : in[l])
 // CHECK-NOT:  __shared__

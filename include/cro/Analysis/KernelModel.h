@@ -309,6 +309,11 @@ struct IndexInfo {
   /// conversion for the subscript (64 for `size_t idx`, 32 for `int`): a
   /// copy of the index computed another way must not overflow sooner.
   unsigned Bits = 0;
+  /// The index reads threadIdx or blockIdx itself, not through a local
+  /// (directly, in a macro's body or in a function it calls): its text
+  /// evaluated elsewhere in the kernel gives this thread's value even where
+  /// the index variables are redeclared for another position.
+  bool ReadsThreadPosition = false;
 };
 
 struct AccessInfo {
@@ -400,6 +405,7 @@ struct ThreadIndexVar {
   std::string Name, Type;
   std::string Dim; ///< "x", "y", "z"
   SourceSpan Decl; ///< the declaration statement, `;` included
+  unsigned Bits = 0; ///< the width of its integer type (64 for `long`)
 };
 
 /// A local declared before the reduction loop, e.g. `float acc = 0.0f;`.
@@ -557,6 +563,10 @@ struct ThreadMapping {
   /// ("its choice 'edge ? c : c + 1' reads 'edge', which the kernel
   /// changes").
   std::map<unsigned, std::string> UnboundedChoices;
+  /// Names that may mean different variables at different places of the
+  /// body (ambiguousNames): a rewrite that spells a condition or a bound
+  /// again elsewhere must not use them.
+  std::set<std::string> AmbiguousNames;
   /// Thread-private variables declared before the work (parameters, locals
   /// of the prefix) that the work changes, e.g. "'out' (a parameter) at
   /// k.cu:9:5": a thread that runs the work for several outputs would carry

@@ -27,12 +27,11 @@ namespace cro {
 
 /// The non-affine reads of pointer parameters in Work whose row and column
 /// stay within constant offsets of the thread's index (M's index variables
-/// and guard bounds, which must be filled in already). Body is the kernel's
-/// whole body (where a name could be declared twice).
+/// and guard bounds, which must be filled in already).
 /// Fills M.BoundedReads, and M.UnboundedChoices with the `?:` choices
-/// that are not.
+/// that are not (M.AmbiguousNames must be filled in already).
 void findBoundedReads(const SourceText &Text, AffineBuilder &Affine,
-                      ThreadMapping &M, const clang::Stmt *Body,
+                      ThreadMapping &M,
                       llvm::ArrayRef<const clang::Stmt *> Work);
 
 /// An affine index as the thread's own element moved by DY rows and DX

@@ -43,6 +43,12 @@ const clang::DeclRefExpr *readOutsideItsLoops(const clang::VarDecl *V,
 /// Every variable S names (locals, parameters, globals).
 std::set<const clang::VarDecl *> referencedVars(const clang::Stmt *S);
 
+/// Names that may mean different variables at different places of Body:
+/// declared by two locals, or by a local and by a parameter or global that
+/// Body also reads. Text spelled again elsewhere in Body (a condition, a
+/// bound) is safe only when it names none of them.
+std::set<std::string> ambiguousNames(const clang::Stmt *Body);
+
 /// True when S only combines values already in registers: no memory read
 /// (subscript, dereference), no call, no assignment or increment.
 bool isPure(const clang::Stmt *S);
