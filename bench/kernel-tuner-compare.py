@@ -263,7 +263,12 @@ def stop_at_goal(goal):
     SimulationRunner.run = run
 
 
-def run(json_path, strategy, seed, budget, goal, stop_at_target=False):
+def run(json_path, strategy, seed, budget, goal, stop_at_target=False,
+        sequence=False):
+    """One Kernel Tuner run. With sequence=True the result also has
+    "sequence": the distinct cache keys in evaluation order (valid and
+    failed ones; repeats dropped), which bench/methodology-score.py turns
+    into best-so-far curves."""
     import warnings
     warnings.filterwarnings("ignore")
     from kernel_tuner import tune_kernel
@@ -291,6 +296,7 @@ def run(json_path, strategy, seed, budget, goal, stop_at_target=False):
         return {"error": f"{type(e).__name__}: {e}"}
     wall = time.perf_counter() - t0
     seen, n, failed, outside = set(), None, 0, 0
+    order = []
     for r in results:
         key = ",".join(str(r[k]) for k in keys)
         if key not in times:
@@ -299,14 +305,18 @@ def run(json_path, strategy, seed, budget, goal, stop_at_target=False):
         if key in seen:
             continue
         seen.add(key)
+        order.append(key)
         t = times[key]
         if t is None:
             failed += 1
         elif n is None and t <= goal:
             n = len(seen)
-    return {"evaluations": n if n is not None else budget + 1,
-            "distinct": len(seen), "results": len(results),
-            "failed": failed, "outside_cache": outside, "wall": wall}
+    out = {"evaluations": n if n is not None else budget + 1,
+           "distinct": len(seen), "results": len(results),
+           "failed": failed, "outside_cache": outside, "wall": wall}
+    if sequence:
+        out["sequence"] = order
+    return out
 
 
 # ------------------------------------------------------------------- main --
