@@ -15,7 +15,12 @@ namespace cro {
 
 namespace {
 
-const int64_t MaxHalo = 4;
+/// The cast that makes an expression computed in Bits bits keep them:
+/// `(long long)` for a 64-bit index (a block's first element past 2^32
+/// would wrap in unsigned int, and overflow in int), else Narrow.
+std::string castFor(unsigned Bits, const char *Narrow) {
+  return Bits > 32 ? "(long long)" : Narrow;
+}
 
 } // namespace
 
@@ -131,18 +136,19 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
         continue;
       }
       if (int64_t Reach = std::max({-B->RowLo, B->RowHi, -B->ColLo, B->ColHi});
-          Reach > MaxHalo) {
+          Reach > MaxNeighbourReach) {
         Bad("is read up to " + std::to_string(Reach) +
-            " elements from the thread's (at most " + std::to_string(MaxHalo) +
-            " are staged)");
+            " elements from the thread's (at most " +
+            std::to_string(MaxNeighbourReach) + " are staged)");
         continue;
       }
       ByArray[A.Base].push_back({&A, 0, 0, B});
       continue;
     }
     std::optional<ElementOffset> D =
-        elementOffset(A.Indices[0].Form, M, MaxHalo);
-    if (!D || std::abs(D->DY) > MaxHalo || std::abs(D->DX) > MaxHalo) {
+        elementOffset(A.Indices[0].Form, M, MaxNeighbourReach);
+    if (!D || std::abs(D->DY) > MaxNeighbourReach ||
+        std::abs(D->DX) > MaxNeighbourReach) {
       Bad("is not the thread's element or a near neighbour of it");
       continue;
     }
@@ -217,12 +223,12 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   // The element at stride * y + x, in the width the reads compute their
   // indices in (`size_t index = ...` does not overflow where an int
   // product would).
-  bool Wide = false;
+  unsigned Bits = 0;
   for (const HaloRead &R : P.Reads)
-    Wide |= R.Access->Indices[0].Bits > 32;
+    Bits = std::max(Bits, R.Access->Indices[0].Bits);
   auto RowMajor = [&](const SymPoly &Stride) {
-    return std::string(Wide ? "(long long)" : "") + "(" + Stride.str() +
-           ") * " + Y->Name + " + " + X->Name;
+    return castFor(Bits, "") + "(" + Stride.str() + ") * " + Y->Name + " + " +
+           X->Name;
   };
   if (!P.Center && BoundedCentre) {
     // Only near reads: the loader takes the element at stride * y + x.
@@ -314,11 +320,9 @@ Error emitHalo(const RewriteContext &Ctx, const KernelInfo &K,
   // A block's first element in the index's width: `long i` indexes past
   // 2^32, where blockIdx.x * B in unsigned int would wrap (and in int,
   // overflow).
-  auto Wide = [](const ThreadIndexVar *V) {
-    return V->Bits > 32 ? std::string("(long long)") : std::string();
-  };
+  auto Wide = [](const ThreadIndexVar *V) { return castFor(V->Bits, ""); };
   auto Signed = [](const ThreadIndexVar *V) {
-    return V->Bits > 32 ? std::string("(long long)") : std::string("(int)");
+    return castFor(V->Bits, "(int)");
   };
 
   std::string S = "\n" + I1 + "// cuda-rewrite-opt: '" + P.Array +

@@ -363,6 +363,10 @@ std::optional<int64_t> evaluateInt(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
+unsigned integerBits(QualType T, const ASTContext &Ctx) {
+  return !T.isNull() && T->isIntegerType() ? unsigned(Ctx.getTypeSize(T)) : 0;
+}
+
 std::optional<std::string> cudaBuiltinName(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
   const auto *POE = dyn_cast_or_null<PseudoObjectExpr>(E);

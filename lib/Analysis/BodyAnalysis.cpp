@@ -1066,9 +1066,8 @@ private:
     for (size_t N = 0; N < Indices.size(); ++N) {
       IndexInfo I;
       I.Text = Text.text(Indices[N]);
-      if (QualType T = Indices[N]->IgnoreImpCasts()->getType();
-          T->isIntegerType())
-        I.Bits = Text.context().getTypeSize(T);
+      I.Bits =
+          integerBits(Indices[N]->IgnoreImpCasts()->getType(), Text.context());
       AffineBuilder::Result R = Affine.build(Indices[N]);
       // A pointer alias adds its offset to the first index.
       if (N == 0 && AliasOffset) {

@@ -54,11 +54,32 @@ static std::string typeString(QualType T, const ASTContext &Ctx) {
   return T.getAsString(PP);
 }
 
+/// The canonical pointee types of parameter Index in the instantiations of
+/// a kernel template (the launches Sema saw: `row_stats<float><<<...>>>`
+/// instantiates `row_stats<float>`), each once.
+static std::vector<std::string>
+instantiatedPointeeTypes(const FunctionTemplateDecl *Template, unsigned Index) {
+  std::vector<std::string> Types;
+  for (const FunctionDecl *Spec : Template->specializations()) {
+    if (Index >= Spec->getNumParams())
+      continue;
+    QualType Pointee = Spec->getParamDecl(Index)->getType()->getPointeeType();
+    if (Pointee.isNull() || Pointee->isDependentType())
+      continue;
+    std::string T =
+        Pointee.getCanonicalType().getUnqualifiedType().getAsString();
+    if (!llvm::is_contained(Types, T))
+      Types.push_back(std::move(T));
+  }
+  return Types;
+}
+
 static std::vector<ParamInfo> describeParams(const FunctionDecl *FD,
                                              const SourceText &Text) {
   const ASTContext &Ctx = Text.context();
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<ParamInfo> Params;
+  const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate();
   for (const ParmVarDecl *P : FD->parameters()) {
     ParamInfo PI;
     PI.Name = P->getNameAsString();
@@ -76,6 +97,9 @@ static std::vector<ParamInfo> describeParams(const FunctionDecl *FD,
                                     .getCanonicalType()
                                     .getUnqualifiedType()
                                     .getAsString();
+      if (Template && PT->getPointeeType()->isDependentType())
+        PI.InstantiatedPointeeTypes =
+            instantiatedPointeeTypes(Template, P->getFunctionScopeIndex());
       PI.PointeeConst = PT->getPointeeType().isConstQualified();
       PI.Access = "none";
       PI.ConstEdit = pointeeConstEdit(P, Text);

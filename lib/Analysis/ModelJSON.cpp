@@ -158,6 +158,10 @@ json::Value toJSON(const ParamInfo &P) {
     O["uses"] = int64_t(P.Uses);
     O["pointee_type"] = P.PointeeType;
     O["canonical_pointee_type"] = P.CanonicalPointeeType;
+    if (!P.InstantiatedPointeeTypes.empty())
+      O["instantiated_pointee_types"] = json::Array(
+          std::vector<json::Value>(P.InstantiatedPointeeTypes.begin(),
+                                   P.InstantiatedPointeeTypes.end()));
     O["pointee_const"] = P.PointeeConst;
     O["access"] = P.Access;
     O["atomic"] = P.Atomic;

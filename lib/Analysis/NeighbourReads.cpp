@@ -221,24 +221,24 @@ private:
   /// kernel changes, so evaluated at the read they choose as they did.
   /// The thread's own element is not counted as read (a condition picks it).
   void considerChoice(const ArraySubscriptExpr *A, const Expr *Index) {
+    const unsigned ReadAt = Text.span(A->getSourceRange()).BeginOffset;
     unsigned Leaves = 0;
     ChoiceWhy.clear();
     std::unique_ptr<Choice> C = choice(Index, Leaves, 0);
     if (!C && !ChoiceWhy.empty())
-      Unbounded[Text.span(A->getSourceRange()).BeginOffset] = ChoiceWhy;
+      Unbounded[ReadAt] = ChoiceWhy;
     if (!C || !C->Cond)
       return; // one alternative is an affine index, not a choice
     const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
     // The read's row and column are spelled with the index variables.
     for (const ThreadIndexVar *V : {X, Y})
       if (V && M.AmbiguousNames.count(V->Name)) {
-        Unbounded[Text.span(A->getSourceRange()).BeginOffset] =
-            "its choice would be spelled with '" + V->Name +
-            "', a name the kernel declares for two variables";
+        Unbounded[ReadAt] = "its choice would be spelled with '" + V->Name +
+                            "', a name the kernel declares for two variables";
         return;
       }
     ThreadMapping::BoundedRead R;
-    R.Offset = Text.span(A->getSourceRange()).BeginOffset;
+    R.Offset = ReadAt;
     R.RowLo = R.ColLo = INT64_MAX;
     R.RowHi = R.ColHi = INT64_MIN;
     bool StrideKnown = false;
@@ -268,7 +268,7 @@ private:
     if (Depth > 16 || !E)
       return nullptr;
     if (std::optional<AffineExpr> F = Affine.build(E).Form) {
-      std::optional<ElementOffset> At = elementOffset(*F, M, MaxChoiceReach);
+      std::optional<ElementOffset> At = elementOffset(*F, M, MaxNeighbourReach);
       if (!At)
         return choiceFails("the alternative", E,
                            "is not the thread's element moved by a constant "
@@ -484,9 +484,6 @@ private:
   bool atOrBelow(const Expr *B, const std::optional<Range> &RB) {
     return RB && !RB->Relative && RB->Hi <= 0;
   }
-
-  /// The farthest neighbour a choice may name (as the halo stages).
-  static constexpr int64_t MaxChoiceReach = 4;
 
   const SourceText &Text;
   AffineBuilder &Affine;

@@ -614,8 +614,7 @@ private:
   }
 
   unsigned bitsOf(const VarDecl *V) const {
-    QualType T = V->getType();
-    return T->isIntegerType() ? unsigned(Text.context().getTypeSize(T)) : 0;
+    return integerBits(V->getType(), Text.context());
   }
 
   /// `i = blockIdx.x * blockDim.x + threadIdx.x;` for a prefix local declared

@@ -182,6 +182,13 @@ ElementKind kindOf(const CaptureRecord &C, const KernelModel &Model) {
         ElementKind Kind = elementKindOf(P.PointeeType);
         if (Kind == ElementKind::Exact && !P.CanonicalPointeeType.empty())
           Kind = elementKindOf(P.CanonicalPointeeType);
+        // A kernel template's `T *`: the launch names the kernel, not the
+        // instantiation, so every instantiation's type must agree.
+        if (Kind == ElementKind::Exact && !P.InstantiatedPointeeTypes.empty()) {
+          for (const std::string &T : P.InstantiatedPointeeTypes)
+            Kinds.insert(elementKindOf(T));
+          continue;
+        }
         Kinds.insert(Kind);
       }
   }

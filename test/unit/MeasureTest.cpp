@@ -179,6 +179,35 @@ TEST(Verify, ATypedefOfFloatIsComparedAsFloats) {
   EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
 }
 
+TEST(Verify, AKernelTemplatesOutputsAreComparedAsItsInstantiationsType) {
+  // `template <typename T> __global__ void k(T *out)` launched as k<float>:
+  // the pattern's pointee is the template parameter, the instantiations
+  // say float. When instantiations disagree (float and double) the capture
+  // cannot tell which ran, and it is compared bit for bit.
+  FloatCaptures F("k");
+  ParamInfo &P = F.Model.Kernels[0].Params[0];
+  P.PointeeType = "T";
+  P.CanonicalPointeeType = "type-parameter-0-0";
+  P.InstantiatedPointeeTypes = {"float"};
+  std::vector<float> Data(1000, 3.0f), Near = Data;
+  Near[5] = std::nextafter(3.0f, 4.0f);
+  ProgramRun Original, Variant;
+  Original.Ok = Variant.Ok = true;
+  CaptureRecord C{"k", 0, 0, {0}, Data.size() * 4, ""};
+  C.File = F.write("o", Data);
+  Original.Captures.push_back(C);
+  C.File = F.write("v", Near);
+  Variant.Captures.push_back(C);
+  EvaluateOptions Opts;
+  EXPECT_EQ(verify(Original, Variant, F.Model, Opts), "");
+  P.InstantiatedPointeeTypes = {"float", "float4"};
+  EXPECT_EQ(verify(Original, Variant, F.Model, Opts), "");
+  P.InstantiatedPointeeTypes = {"float", "double"};
+  EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
+  P.InstantiatedPointeeTypes.clear();
+  EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
+}
+
 TEST(Verify, ARunKeepsItsDirectoriesSoTheSearchCanDeleteThem) {
   // Every run of a program gets a working directory (its captures go
   // there); the run says which, so the search can delete them once compared.

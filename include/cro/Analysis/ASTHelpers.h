@@ -108,6 +108,10 @@ const clang::Expr *stripCasts(const clang::Expr *E);
 std::optional<int64_t> evaluateInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);
 
+/// The width in bits of an integer type T, else 0 (what an index or index
+/// variable is computed in: 64 for `size_t`, 32 for `int`).
+unsigned integerBits(clang::QualType T, const clang::ASTContext &Ctx);
+
 /// "threadIdx.x" for the CUDA builtin member reads, else nullopt.
 std::optional<std::string> cudaBuiltinName(const clang::Expr *E);
 

@@ -56,6 +56,12 @@ struct ParamInfo {
   /// For pointers: the pointed-to type after typedefs, unqualified
   /// ("float" for `DATA_TYPE *`): what outputs are compared as.
   std::string CanonicalPointeeType;
+  /// For pointers of a kernel template whose pointee depends on a template
+  /// parameter (`T *`, canonical type "type-parameter-0-0"): the canonical
+  /// pointee in each instantiation Sema made of the kernel (`float` for a
+  /// launch of `row_stats<float>`), each once, in the order first made.
+  /// Outputs are compared by these when they agree on an element kind.
+  std::vector<std::string> InstantiatedPointeeTypes;
   bool PointeeConst = false;
   /// For pointers: how the kernel uses the memory it points to:
   /// "none", "read", "write", "readwrite", or "unknown" (the pointer escapes

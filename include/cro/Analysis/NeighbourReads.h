@@ -44,6 +44,12 @@ struct ElementOffset {
   SymPoly Stride;
 };
 
+/// The farthest a neighbour read may be from the thread's element, in rows
+/// or columns, for the model to describe it (a choice's alternatives) and
+/// for a halo to stage it: beyond, the halo's cells would outnumber the
+/// tile's and the loads it saves.
+constexpr int64_t MaxNeighbourReach = 4;
+
 /// F's offset from the thread's element, or nullopt when F is not that
 /// element moved by constants. With a constant stride S, the constant part
 /// is split with |DX| <= S / 2, and only where S > 2 * MaxReach (a narrower
