@@ -12,9 +12,14 @@
 //  - It opens with two points drawn at random (after any configurations
 //    transferred from similar kernels), from a generator seeded as random
 //    search's: on a space where much is good they find it as soon as random
-//    search would, and they show the model how far the space varies. Then
-//    probes: one move of each role from the original, the block shape first
-//    (two probes, larger then smaller).
+//    search would, and they show the model how far the space varies (a
+//    batch asked while they are measured is filled with more of them).
+//    Then probes: one move of each role from the best variant so far (the
+//    original until something beats it), the block shape first (two
+//    probes, a step larger then smaller). A space with one move type (no
+//    roles: a foreign recording) has nothing to probe; its opening is an
+//    initial design instead, one random point per knob, as a model-based
+//    search starts.
 //  - It never ends below the best block shape alone, the classic
 //    autotuner's result: when every combination of the block-shape knobs
 //    fits in half the budget it sweeps them all (else, when it fits, each
@@ -30,9 +35,15 @@
 //  - Within a move type, a random-forest surrogate fitted to every result
 //    ranks the candidate children (one knob of the transform changed, or
 //    one of its knobs plus one other) by expected improvement.
-//  - A share of proposals (falling from 15% to 5% over the budget, doubled
-//    after 12 proposals without improvement) explores globally by
-//    expected improvement, so a wrong prior cannot trap the search.
+//  - Exploring -- a point anywhere, by expected improvement once the model
+//    has seen more points than the space has knobs, at random before -- is
+//    an arm too: it pays when it beats the best known when proposed (the
+//    opening's random points count), and competes with the move types in
+//    the draw, so where the best's neighbours pay less often than points
+//    elsewhere the agent looks elsewhere more. A further share of
+//    proposals (falling from 15% to 5% over the budget, doubled after 12
+//    proposals without improvement) explores whatever the draw, so a wrong
+//    prior cannot trap the search.
 // Each proposal says which move it made and why.
 //
 //===----------------------------------------------------------------------===//
@@ -51,6 +62,9 @@ namespace {
 /// The move type a knob belongs to: its role.
 std::string moveOf(const Dimension &D) { return roleName(D.Role).str(); }
 const std::string BlockMove = roleName(KnobRole::BlockShape).str();
+/// The move type of a proposal made anywhere in the space (the opening's
+/// random points, exploration by expected improvement); not a knob role.
+const std::string ExploreMove = "explore";
 
 struct Arm {
   double Paid = 1, Unpaid = 1; ///< Beta posterior
@@ -62,10 +76,19 @@ public:
   explicit Agent(const StrategyContext &Ctx) : StrategyBase(Ctx) {
     for (const Dimension &D : Space.dimensions())
       Arms.try_emplace(moveOf(D));
+    Arms.try_emplace(ExploreMove);
+    for (const Dimension &D : Space.dimensions())
+      Tunable += D.Values.size() > 1;
     applyFeaturePriors();
     applyTransferPriors();
     TransferredInOpening = Opening.size();
     planProbes();
+    // Without probes (one move type: no roles or priors say where to
+    // look), the opening is an initial design, as a model-based search
+    // starts: with the original, one point more than the space has knobs,
+    // before the model's expected improvement is trusted.
+    if (FirstProbes.empty() && LaterProbes.empty())
+      OpeningRandomLeft = std::max<unsigned>(OpeningRandomLeft, Tunable);
     planBlockSweep();
   }
 
@@ -81,10 +104,11 @@ public:
       if (OpeningRandomLeft > 0 && OpeningTaken >= TransferredInOpening) {
         --OpeningRandomLeft;
         if (std::optional<Point> P = randomFresh(OpeningRng)) {
-          Out.push_back(propose(std::move(*P),
-                                "opening: a random point, as good a first "
-                                "guess as any before anything is measured",
-                                "explore"));
+          OpeningPoints.insert(*P);
+          Out.push_back(offer(std::move(*P),
+                              "opening: a random point, as good a first "
+                              "guess as any before anything is measured",
+                              ExploreMove));
           continue;
         }
       }
@@ -92,33 +116,61 @@ public:
         Proposal P = std::move(Opening.front());
         Opening.pop_front();
         ++OpeningTaken;
-        if (fresh(P.P))
-          Out.push_back(propose(std::move(P.P), P.Why, P.Move));
+        if (fresh(P.P)) {
+          OpeningPoints.insert(P.P);
+          Out.push_back(offer(std::move(P.P), P.Why, P.Move));
+        }
+        continue;
+      }
+      if (!FirstProbes.empty()) {
+        // A probe is a move from the best variant: while the opening's
+        // points are still being measured the best is not known yet, and
+        // a probe of the original would be spent where the search may not
+        // stay -- another random point serves the same batch better.
+        if (openingPending()) {
+          if (std::optional<Point> P = randomFresh(OpeningRng)) {
+            Out.push_back(offer(std::move(*P),
+                                "opening: a random point while the "
+                                "opening's first points are measured",
+                                ExploreMove));
+            continue;
+          }
+        }
+        ProbePlan Plan = std::move(FirstProbes.front());
+        FirstProbes.pop_front();
+        if (std::optional<Proposal> P = probe(Plan))
+          Out.push_back(offer(std::move(P->P), P->Why, P->Move));
         continue;
       }
       if (std::optional<Proposal> P = nextSweepPoint()) {
-        Out.push_back(propose(std::move(P->P), P->Why, P->Move));
+        Out.push_back(offer(std::move(P->P), P->Why, P->Move));
         continue;
       }
       std::optional<Proposal> P = combine();
       std::uniform_real_distribution<double> U(0, 1);
       bool Warm = Model.trained() && ranked().size() >= 2;
+      // Global exploration trusts the model's expected improvement only
+      // once it has seen more points than the space has knobs (an initial
+      // design of d + 1 points): before, the forest cannot tell the knobs'
+      // effects apart, and a random point is the better guess.
+      bool Trusted = Warm && Order.size() > Tunable;
       if (P) {
         // A combination of moves that each paid comes first.
       } else if (!LaterProbes.empty() && U(Rng) < 0.35) {
-        P = std::move(LaterProbes.front());
+        ProbePlan Plan = std::move(LaterProbes.front());
         LaterProbes.pop_front();
-        if (!fresh(P->P))
+        P = probe(Plan);
+        if (!P)
           continue;
       } else if (!Warm || U(Rng) < explorationShare())
-        P = explore(Warm);
+        P = explore(Trusted);
       else
         P = move();
       if (!P)
-        P = explore(Warm);
+        P = explore(Trusted);
       if (!P)
         break;
-      Out.push_back(propose(std::move(P->P), P->Why, P->Move));
+      Out.push_back(offer(std::move(P->P), P->Why, P->Move));
     }
     return Out;
   }
@@ -128,6 +180,20 @@ protected:
     ModelStale = true;
     if (Best && T.ok() && &Told.at(T.P) == Best)
       LastImprovement = Order.size();
+    if (auto E = ExploreIncumbent.find(T.P); E != ExploreIncumbent.end()) {
+      // A global proposal pays when it beats the best known when it was
+      // made, as a move pays when it beats its parent (the best, mostly).
+      Arm &A = Arms[ExploreMove];
+      ++A.Tried;
+      if (T.ok() && *T.Time < 0.99 * E->second) {
+        ++A.Won;
+        A.Paid += 1;
+      } else {
+        A.Unpaid += 1;
+      }
+      ExploreIncumbent.erase(E);
+      return;
+    }
     auto It = Parents.find(T.P);
     if (It == Parents.end())
       return;
@@ -147,6 +213,15 @@ protected:
   }
 
 private:
+  /// Proposes P; a global proposal (a random or model-chosen point
+  /// anywhere) remembers the best time when it was made, so that its
+  /// result teaches the explore arm whether looking elsewhere pays here.
+  Proposal offer(Point P, std::string Why, std::string Move) {
+    if (Move == ExploreMove && Best)
+      ExploreIncumbent[P] = *Best->Time;
+    return propose(std::move(P), std::move(Why), std::move(Move));
+  }
+
   void applyFeaturePriors() {
     auto Boost = [&](KnobRole R, double Paid, double Unpaid) {
       auto It = Arms.find(roleName(R).str());
@@ -235,11 +310,35 @@ private:
     return Share;
   }
 
-  /// The opening: one move of each transform from the original, the
-  /// transforms the priors favour first, so that every move type has been
-  /// seen once and the model learns each transform's main effect.
+  /// One planned probe: a move of one knob from the best variant known
+  /// when the probe is made (the original until something beats it).
+  struct ProbePlan {
+    size_t Knob;
+    std::string Type;
+    /// Values to try, in order, for a knob set absolutely (the first that
+    /// differs from the best's and is fresh is taken).
+    std::vector<unsigned> Values;
+    /// For a block shape with a constant in the program: a step from the
+    /// best's value (+1 larger, -1 smaller); Values is then unused.
+    int Step = 0;
+  };
+
+  /// The probes: one move of each transform, the transforms the priors
+  /// favour first, so that every move type has been seen once and the
+  /// model learns each transform's main effect. Each is made from the best
+  /// variant at the time (ProbePlan): a move from where the search is,
+  /// rather than from the original once something has beaten it.
   void planProbes() {
     const auto &Dims = Space.dimensions();
+    // Probes compare move types; with one (a recorded space without roles,
+    // every knob "other") there is nothing to compare, and the moves
+    // themselves teach what that type does.
+    std::set<std::string> Types;
+    for (const Dimension &D : Dims)
+      if (D.Values.size() > 1)
+        Types.insert(moveOf(D));
+    if (Types.size() < 2)
+      return;
     std::vector<std::pair<double, std::string>> Order;
     // The block size first (see below), then by prior mean.
     for (const auto &[Type, A] : Arms)
@@ -254,61 +353,46 @@ private:
           Mine.push_back(I);
       if (Mine.empty())
         continue;
-      // The transform's first knob (its main one: the tile size, the
-      // factor), set to a value drawn from its upper half -- the larger
-      // settings are the ones that change a kernel's behaviour.
       for (size_t I : Mine) {
         unsigned N = unsigned(Dims[I].Values.size());
-        std::vector<unsigned> Choices;
-        for (unsigned V = N / 2; V < N; ++V)
-          if (V != Default[I])
-            Choices.push_back(V);
-        if (Choices.empty())
-          for (unsigned V = 0; V < N; ++V)
-            if (V != Default[I])
-              Choices.push_back(V);
-        std::shuffle(Choices.begin(), Choices.end(), Rng);
-        // The block size decides much of a kernel's time: it gets two
-        // probes, one step smaller and one step larger than the original's
-        // (the values are listed in increasing size).
-        // The block size is probed first (it is the knob every kernel has
-        // and the cheapest to change), one step larger before one step
-        // smaller: on 2-D blocks the larger neighbour widens x, so a warp
-        // covers more of a row and its accesses coalesce.
+        std::vector<ProbePlan> Plans;
         if (Type == BlockMove && !blockThreads(Dims[I].Values[Default[I]])) {
           // The program chooses its block at run time (default "runtime"):
           // no neighbour to step to; the middle shapes are the usual best.
-          Choices.clear();
+          ProbePlan Plan{I, Type, {}, 0};
           for (unsigned V : {(N - 1) / 2, (N - 1) / 2 - 1})
-            if (V < N && V != Default[I])
-              Choices.push_back(V);
+            if (V < N)
+              Plan.Values.push_back(V);
+          Plans.push_back(Plan);
+          Plans.push_back(Plan);
         } else if (Type == BlockMove) {
-          Choices.clear();
-          if (Default[I] + 1 < N)
-            Choices.push_back(Default[I] + 1);
-          if (Default[I] > 0)
-            Choices.push_back(Default[I] - 1);
-          if (Choices.size() < 2 && N > 2)
-            Choices.push_back(Default[I] == 0 ? 2 : N - 3);
+          // The block size decides much of a kernel's time and is the knob
+          // every kernel has and the cheapest to change: two probes, one
+          // step larger before one step smaller (on 2-D blocks the larger
+          // neighbour widens x, so a warp covers more of a row and its
+          // accesses coalesce).
+          Plans.push_back({I, Type, {}, +1});
+          Plans.push_back({I, Type, {}, -1});
+        } else {
+          // The transform's knob set to a value drawn from its upper half
+          // -- the larger settings are the ones that change a kernel's
+          // behaviour -- else from any other value.
+          ProbePlan Plan{I, Type, {}, 0};
+          for (unsigned V = N / 2; V < N; ++V)
+            Plan.Values.push_back(V);
+          std::shuffle(Plan.Values.begin(), Plan.Values.end(), Rng);
+          std::vector<unsigned> Lower;
+          for (unsigned V = 0; V < N / 2; ++V)
+            Lower.push_back(V);
+          std::shuffle(Lower.begin(), Lower.end(), Rng);
+          Plan.Values.insert(Plan.Values.end(), Lower.begin(), Lower.end());
+          Plans.push_back(std::move(Plan));
         }
-        size_t Probes =
-            std::min<size_t>(Type == BlockMove ? 2 : 1, Choices.size());
-        for (size_t K = 0; K < Probes; ++K) {
-          Point P = Default;
-          P[I] = Choices[K];
-          Parents[P] = {Default, Type};
-          // The favoured transforms open the search; the others are probed
-          // between the first moves, so an easy win is taken early.
-          (Opening.size() < 3 ? Opening : LaterProbes)
-              .push_back(
-                  {P,
-                   formatv(
-                       "probe '{0}': {1} = {2} on the original, to learn what "
-                       "this kind of move does here",
-                       Type, Dims[I].Knob, Dims[I].Values[P[I]])
-                       .str(),
-                   Type});
-        }
+        // The favoured transforms open the search; the others are probed
+        // between the first moves, so an easy win is taken early.
+        for (ProbePlan &Plan : Plans)
+          (FirstProbes.size() < 3 ? FirstProbes : LaterProbes)
+              .push_back(std::move(Plan));
         // Staging and tiling knobs beyond the first (padding, ...) only
         // matter once the first is set: one probe for those transforms.
         if (Type == roleName(KnobRole::SharedStaging) ||
@@ -316,6 +400,55 @@ private:
           break;
       }
     }
+  }
+
+  /// Whether points of the opening (random or transferred) are proposed
+  /// and not yet told.
+  bool openingPending() const {
+    for (const Point &P : OpeningPoints)
+      if (!Told.count(P))
+        return true;
+    return false;
+  }
+
+  /// The probe Plan made from the best variant so far; nullopt when it has
+  /// no fresh value to set.
+  std::optional<Proposal> probe(const ProbePlan &Plan) {
+    const auto &Dims = Space.dimensions();
+    const Point Base = Best ? Best->P : Space.defaultPoint();
+    const size_t I = Plan.Knob;
+    std::vector<unsigned> Values = Plan.Values;
+    if (Plan.Step) {
+      // One step from the best's value; at the end of the list, the
+      // other direction or two steps in (the original code's fallback).
+      int N = int(Dims[I].Values.size()), At = int(Base[I]);
+      for (int V : {At + Plan.Step, At - Plan.Step, At == 0 ? 2 : N - 3})
+        if (V >= 0 && V < N)
+          Values.push_back(unsigned(V));
+    }
+    for (unsigned V : Values) {
+      if (V == Base[I])
+        continue;
+      Point P = Base;
+      P[I] = V;
+      if (!fresh(P))
+        continue;
+      Parents[P] = {Base, Plan.Type};
+      bool FromOriginal = Base == Space.defaultPoint();
+      return Proposal{
+          P,
+          formatv("probe '{0}': {1} = {2} on {3}, to learn what this kind "
+                  "of move does here",
+                  Plan.Type, Dims[I].Knob, Dims[I].Values[V],
+                  FromOriginal ? "the original"
+                               : formatv("the best variant so far ({0:f4} "
+                                         "ms)",
+                                         *Best->Time)
+                                     .str())
+              .str(),
+          Plan.Type};
+    }
+    return std::nullopt;
   }
 
   /// The sweep of the block shapes (see the file comment): every
@@ -485,17 +618,17 @@ private:
       BestY = std::min(BestY, V);
   }
 
-  /// Global exploration: by expected improvement once there is a model,
-  /// at random before.
-  std::optional<Proposal> explore(bool Warm) {
-    if (!Warm) {
+  /// Global exploration: by expected improvement once the model is
+  /// trusted (Trusted), at random before.
+  std::optional<Proposal> explore(bool Trusted) {
+    if (!Trusted) {
       std::optional<Point> P = randomFresh();
       if (!P)
         return std::nullopt;
       return Proposal{*P,
                       "exploring: a random point while the model has "
                       "too little data",
-                      "explore"};
+                      ExploreMove};
     }
     // The candidates are drawn and ranked once a fit (what a proposal costs
     // stays flat as the space grows, however many proposals the
@@ -526,7 +659,7 @@ private:
       return Proposal{*P,
                       "exploring: a random point (the model's candidates "
                       "are all used)",
-                      "explore"};
+                      ExploreMove};
     }
     double Pred = Choice->Predicted.Mean;
     return Proposal{Choice->P,
@@ -534,7 +667,7 @@ private:
                             "improvement anywhere (predicted {0:f4} ms)",
                             std::exp(Pred))
                         .str(),
-                    "explore"};
+                    ExploreMove};
   }
 
   /// The best queued candidate the refusals do not doubt, else the best
@@ -599,21 +732,31 @@ private:
         Children[Type] = std::move(Cands);
     std::string Chosen;
     double ChosenDraw = -1;
+    auto Draw = [&](Arm A) {
+      std::gamma_distribution<double> GA(A.Paid, 1), GB(A.Unpaid, 1);
+      double X = GA(Rng), Y = GB(Rng);
+      return X / (X + Y);
+    };
+    // Looking anywhere (by expected improvement) is a move type too: where
+    // the best's neighbours pay less often than points elsewhere -- a
+    // rugged space, or a best found early in a space where much is good --
+    // the draw favours it.
+    const double ExploreDraw = Draw(Arms[ExploreMove]);
     for (auto &[Type, Cands] : Children) {
       if (Cands.empty())
         continue;
       Arm A = Arms[Type];
       A.Paid += launchBoundsHint(Type);
-      std::gamma_distribution<double> GA(A.Paid, 1), GB(A.Unpaid, 1);
-      double X = GA(Rng), Y = GB(Rng);
-      double Draw = X / (X + Y);
-      if (Draw > ChosenDraw) {
-        ChosenDraw = Draw;
+      double D = Draw(A);
+      if (D > ChosenDraw) {
+        ChosenDraw = D;
         Chosen = Type;
       }
     }
     if (Chosen.empty())
       return std::nullopt;
+    if (ExploreDraw > ChosenDraw)
+      return explore(Order.size() > Tunable);
 
     // Chosen has children (the draw skipped empty ones), so there is a pick.
     std::optional<ModelChoice> Pick =
@@ -657,11 +800,16 @@ private:
   }
 
   std::map<std::string, Arm> Arms;
+  /// Global proposals not yet told, with the best time when each was made.
+  std::map<Point, double> ExploreIncumbent;
+  /// Knobs with more than one value.
+  size_t Tunable = 0;
   std::map<Point, std::pair<Point, std::string>> Parents;
   std::deque<Proposal> Opening;
   /// Random points still to come in the opening, after the first
   /// TransferredInOpening entries of Opening (configurations transferred
-  /// from similar kernels) have been taken.
+  /// from similar kernels) have been taken: two, or an initial design
+  /// where there are no probes.
   unsigned OpeningRandomLeft = 2;
   /// Seeded like every strategy's generator and used only for those
   /// points: with a given seed they are the first points random search
@@ -669,7 +817,9 @@ private:
   /// on common random numbers).
   std::mt19937_64 OpeningRng{Ctx.Seed};
   size_t TransferredInOpening = 0, OpeningTaken = 0;
-  std::deque<Proposal> LaterProbes;
+  std::deque<ProbePlan> FirstProbes, LaterProbes;
+  /// The opening's points (random and transferred) once proposed.
+  std::set<Point> OpeningPoints;
   std::deque<Proposal> Sweep;    ///< planBlockSweep's points not yet proposed
   bool SweepTurn = false;        ///< whose turn: the sweep's or the others'
   std::vector<size_t> SweepDims; ///< knobs swept one at a time

@@ -41,11 +41,11 @@ space = {
     "features": {"kernels": 1, "has_reduction_loop": True, "has_loops": True},
     "knobs": [
         {"id": "k.block", "kernel": "k", "transform": "block-size",
-         "values": blocks, "default": 256},
+         "role": "block-shape", "values": blocks, "default": 256},
         {"id": "k.tile", "kernel": "k", "transform": "shared-stage",
-         "values": tiles, "default": "none"},
+         "role": "shared-staging", "values": tiles, "default": "none"},
         {"id": "k.flag", "kernel": "k", "transform": "nvcc-flags",
-         "values": flags, "default": False}],
+         "role": "compiler-flag", "values": flags, "default": False}],
     "points": points}
 json.dump(space, sys.stdout, indent=1)
 print()

@@ -144,10 +144,11 @@ TEST(SearchSpace, KnobsSetWithoutWhatTheyRequireAreInvalidWithoutTheOracle) {
 
 TEST(Agent, MovesAreKnobRolesWhateverTheTransform) {
   // A block shape offered by a transform the agent has never heard of, with
-  // the program's own run-time choice as the default: after its two random
-  // opening points (the ones random search draws first with the same seed)
-  // the agent probes the block shape, at the middle shapes (there is no
-  // neighbour to step to).
+  // the program's own run-time choice as the default: after its random
+  // opening points (the ones random search draws first with the same seed;
+  // a batch asked while the first two are measured gets more of them) the
+  // agent probes the block shape, at the middle shapes (there is no
+  // neighbour to step to), from the best variant so far.
   std::vector<Dimension> Dims(2);
   Dims[0].Knob = "k.block";
   Dims[0].Kernel = "k";
@@ -167,21 +168,112 @@ TEST(Agent, MovesAreKnobRolesWhateverTheTransform) {
   auto Random = makeStrategy("random", Ctx);
   ASSERT_TRUE(bool(Random)) << toString(Random.takeError());
   std::vector<Proposal> First = (*Strat)->ask(4);
-  std::vector<Proposal> RandomFirst = (*Random)->ask(2);
+  std::vector<Proposal> RandomFirst = (*Random)->ask(4);
   ASSERT_EQ(First.size(), 4u);
-  ASSERT_EQ(RandomFirst.size(), 2u);
-  for (size_t I = 0; I < 2; ++I) {
+  ASSERT_EQ(RandomFirst.size(), 4u);
+  for (size_t I = 0; I < 4; ++I) {
     EXPECT_EQ(First[I].Move, "explore");
     EXPECT_EQ(First[I].P, RandomFirst[I].P);
   }
+  // The opening measured, every point failing: the best is the original,
+  // and the probes are made from it.
+  std::vector<Trial> Told;
+  for (const Proposal &P : First)
+    Told.push_back(
+        {P.P, S.key(P.P), std::nullopt, "run-failed", "", P.Why, P.Move});
+  (*Strat)->tell(Told);
+  std::vector<Proposal> Probes = (*Strat)->ask(2);
+  ASSERT_EQ(Probes.size(), 2u);
   // The probes, larger then smaller, skip a shape the random points took.
   std::set<int64_t> Shapes;
   for (const Proposal &P : First)
     if (const json::Value *V = S.config(P.P).get("k.block"))
       Shapes.insert(V->getAsInteger().value_or(0));
+  for (const Proposal &P : Probes)
+    if (const json::Value *V = S.config(P.P).get("k.block"))
+      Shapes.insert(V->getAsInteger().value_or(0));
   EXPECT_TRUE(Shapes.count(256) && Shapes.count(128));
-  EXPECT_EQ(First[2].Move, "block-shape");
-  EXPECT_EQ(First[2].P[1], 0u);
+  EXPECT_EQ(Probes[0].Move, "block-shape");
+  EXPECT_EQ(Probes[0].P[1], 0u);
+  EXPECT_NE(Probes[0].Why.find("on the original"), std::string::npos)
+      << Probes[0].Why;
+}
+
+TEST(Agent, ProbesMoveFromTheBestVariantSoFar) {
+  // Three move types: once an opening point beats the original, the probes
+  // change one knob of that point, not of the original.
+  std::vector<Dimension> Dims(3);
+  const KnobRole Roles[] = {KnobRole::Unroll, KnobRole::Coarsening,
+                            KnobRole::Vectorization};
+  for (size_t I = 0; I < 3; ++I) {
+    Dims[I].Knob = "k.p" + std::to_string(I);
+    Dims[I].Kernel = "k";
+    Dims[I].Transform = "t" + std::to_string(I);
+    Dims[I].Role = Roles[I];
+    Dims[I].Values = {1, 2, 4, 8, 16};
+  }
+  SearchSpace S(Dims, tableLimits("sm_90"));
+  StrategyContext Ctx{S, 5, {}, {}, 50};
+  auto Strat = makeStrategy("agent", Ctx);
+  ASSERT_TRUE(bool(Strat)) << toString(Strat.takeError());
+  std::vector<Proposal> Opening = (*Strat)->ask(2);
+  ASSERT_EQ(Opening.size(), 2u);
+  Point Original = S.defaultPoint();
+  std::vector<Trial> Told{
+      {Original, S.key(Original), 2.0, "verified", "", "", "baseline"},
+      {Opening[0].P, S.key(Opening[0].P), 1.0, "verified", "", Opening[0].Why,
+       Opening[0].Move},
+      {Opening[1].P, S.key(Opening[1].P), 3.0, "verified", "", Opening[1].Why,
+       Opening[1].Move}};
+  (*Strat)->tell(Told);
+  std::vector<Proposal> Probes = (*Strat)->ask(3);
+  ASSERT_EQ(Probes.size(), 3u);
+  for (const Proposal &P : Probes) {
+    EXPECT_NE(P.Move, "explore");
+    unsigned Changed = 0;
+    for (size_t I = 0; I < 3; ++I)
+      Changed += P.P[I] != Opening[0].P[I];
+    EXPECT_EQ(Changed, 1u) << P.Why;
+    EXPECT_NE(P.Why.find("the best variant so far"), std::string::npos)
+        << P.Why;
+  }
+}
+
+TEST(Agent, OneMoveTypeIsNotProbed) {
+  // A recorded space without roles (every knob "other", as Kernel Tuner's
+  // caches read): nothing to compare by probing, so after the opening the
+  // agent chooses between moves from the best and exploring.
+  std::vector<Dimension> Dims(3);
+  for (size_t I = 0; I < 3; ++I) {
+    Dims[I].Knob = "p" + std::to_string(I);
+    Dims[I].Kernel = "k";
+    Dims[I].Transform = "kernel-tuner";
+    Dims[I].Values = {1, 2, 4, 8, 16};
+  }
+  SearchSpace S(Dims, tableLimits("sm_90"));
+  StrategyContext Ctx{S, 3, {}, {}, 60};
+  auto Strat = makeStrategy("agent", Ctx);
+  ASSERT_TRUE(bool(Strat)) << toString(Strat.takeError());
+  Point Original = S.defaultPoint();
+  (*Strat)->tell(
+      {{Original, S.key(Original), 2.0, "verified", "", "", "baseline"}});
+  // Times fall with the sum of the indices: the best is far from the
+  // original, and every result the agent gets is told at once.
+  auto TimeOf = [](const Point &P) { return 3.0 - 0.1 * (P[0] + P[1] + P[2]); };
+  unsigned Probes = 0, Moves = 0;
+  for (int Round = 0; Round < 10; ++Round) {
+    std::vector<Proposal> Props = (*Strat)->ask(4);
+    std::vector<Trial> Told;
+    for (const Proposal &P : Props) {
+      Probes += P.Why.rfind("probe", 0) == 0;
+      Moves += P.Why.rfind("move 'other'", 0) == 0;
+      Told.push_back(
+          {P.P, S.key(P.P), TimeOf(P.P), "verified", "", P.Why, P.Move});
+    }
+    (*Strat)->tell(Told);
+  }
+  EXPECT_EQ(Probes, 0u);
+  EXPECT_GT(Moves, 0u);
 }
 
 TEST(SearchSpace, ConfigurationsRoundTrip) {
