@@ -52,6 +52,8 @@ CONFIGS=(
   "fdtd1-halo|pb_fdtd2d|{\"fdtd_step1_kernel.shared_stage\": \"halo\"}"
   "srad-halo|rod_srad|{\"srad_cuda_1.shared_stage\": \"halo\", \"srad_cuda_2.shared_stage\": \"halo\"}|300 200 4"
   "srad-halo-b32|rod_srad|{\"srad_cuda_1.shared_stage\": \"halo\", \"srad_cuda_2.shared_stage\": \"halo\", \"srad_cuda_2.block\": [32, 32]}|300 200 4"
+  "transpose-strip|tut_transpose_tiles|{\"transposeNaive.shared_stage\": \"tile\", \"transposeNaive.shared_pad\": 1}"
+  "transpose-strip-nopad|tut_transpose_tiles|{\"transposeNaive.shared_stage\": \"tile\"}"
 )
 # ONLY: a regular expression on the names above; the others are skipped.
 if [ -n "${ONLY:-}" ]; then
@@ -69,6 +71,7 @@ TESTS=(
   "test/transforms/shared-stage-branches.cu|{\"wave_step.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-clamped.cu|{\"sharpen.shared_stage\": \"halo\", \"smooth_line.shared_stage\": \"halo\", \"edge_x.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-choice.cu|{\"gradient_mag.shared_stage\": \"halo\", \"reflect_smooth.shared_stage\": \"halo\"}"
+  "test/transforms/shared-stage-strip.cu|{\"strip_transpose.shared_stage\": \"tile\", \"strip_transpose.shared_pad\": 1, \"scaled_transpose.shared_stage\": \"tile\"}"
 )
 if [[ $phases == *tests* ]]; then
   for t in "${TESTS[@]}"; do
@@ -81,7 +84,7 @@ if [[ $phases == *tests* ]]; then
     echo "$cfg" > "$d/c.json"
     nvcc -O3 -arch=sm_90 "$file" -o "$d/orig" 2> "$d/orig.build.log"
     $tool "$file" --apply "$d/c.json" -o "$d/v.cu" 2> "$d/apply.log" &&
-      nvcc -O3 -arch=sm_90 "$d/v.cu" -o "$d/v" 2> "$d/build.log"
+      nvcc -O3 -arch=sm_90 -I "$(dirname "$file")" "$d/v.cu" -o "$d/v" 2> "$d/build.log"
     o=$("$d/orig" 2>&1); orc=$?; o=$(echo "$o" | tail -1)
     v=$("$d/v" 2>&1); vrc=$?; v=$(echo "$v" | tail -1)
     echo "$n: original '$o' (rc=$orc), variant '$v' (rc=$vrc)" >> "$res/tests.txt"

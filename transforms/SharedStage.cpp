@@ -4,6 +4,7 @@
 #include "HaloStage.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
+#include "TransposeStrip.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
 #include "llvm/ADT/StringExtras.h"
@@ -193,13 +194,18 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
       return Out.refuse(K.Id, Why, K.Location);
     Stage.Requires = {K.Id + ".block"};
   }
+  std::vector<Knob> NoKnobs;
+  ResolvedConfig Original(NoKnobs);
   NestPlan Nest = planReductionNest(Ctx, K);
+  // A strip loop of transposed stores (TransposeStrip.h); the model may see
+  // a reduction loop in it too.
+  StripPlan Strip = planTransposeStrip(Ctx, K);
+  if (Strip.Refusal.empty())
+    Strip.Refusal = stripBlockRefusal(Ctx, K, Strip, Original);
   if (Nest.Refusal.empty() && !Nest.Staged.empty()) {
     // The depths whose tiles fit at the kernel's own block shape, with one
     // output per thread (more outputs, or another block, may not fit: the
     // configuration is then rejected).
-    std::vector<Knob> NoKnobs;
-    ResolvedConfig Original(NoKnobs);
     std::optional<std::array<int64_t, 3>> Block =
         variantBlockShape(Ctx, K, Original);
     Stage.Values = {"none"};
@@ -215,6 +221,8 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
                         "even tiles 8 deep need more shared memory than a "
                         "block may declare statically",
                         K.Location);
+  } else if (Strip.Refusal.empty()) {
+    Stage.Values = {"none", "tile"};
   } else if (HaloPlan H = K.Mapping.Reduction ? planHalo(Ctx, K) : HaloPlan();
              K.Mapping.Reduction && !H.Refusal.empty()) {
     // A loop that sums neighbours (a blur's dy/dx loops) is a reduction
@@ -226,7 +234,10 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
                               : Nest.Refusal) +
             (H.Refusal == Nest.Refusal
                  ? ""
-                 : "; nor is it a neighbourhood to stage (" + H.Refusal + ")"),
+                 : "; nor is it a neighbourhood to stage (" + H.Refusal + ")") +
+            (Strip.Loop
+                 ? "; nor a strip of transposed stores (" + Strip.Refusal + ")"
+                 : ""),
         K.Location);
   } else if (K.Mapping.Reduction) {
     Stage.Values = {"none", "halo"};
@@ -236,16 +247,19 @@ void SharedStage::describe(const RewriteContext &Ctx, const KernelInfo &K,
   } else if (HaloPlan H = planHalo(Ctx, K); H.Refusal.empty()) {
     Stage.Values = {"none", "halo"};
   } else {
+    // A transposed store is one statement, or a strip loop of them.
+    std::string TransposeWhy =
+        T.Refusal.empty() ? blockShapeRefusal(K) +
+                                "; a transposed tile shrinks the grid, which "
+                                "block-size recomputes for a constant block"
+        : Strip.Loop ? Strip.Refusal
+                     : T.Refusal;
     std::string Why =
         K.Mapping.Reason.empty()
             ? "the work has no reduction loop to tile, no store to "
               "transpose (" +
-                  (T.Refusal.empty()
-                       ? blockShapeRefusal(K) +
-                             "; a transposed tile shrinks the grid, which "
-                             "block-size recomputes for a constant block"
-                       : T.Refusal) +
-                  ") and no neighbourhood to stage (" + H.Refusal + ")"
+                  TransposeWhy + ") and no neighbourhood to stage (" +
+                  H.Refusal + ")"
             : K.Mapping.Reason;
     return Out.refuse(K.Id, Why, K.Location);
   }
@@ -267,9 +281,21 @@ Error SharedStage::apply(const RewriteContext &Ctx, const Knob &Kn,
   }
   if (V == json::Value("tile")) {
     TransposePlan T = planTranspose(Ctx, *K);
-    if (!T.Refusal.empty())
+    if (T.Refusal.empty())
+      return emitTranspose(Ctx, *K, T, Config, Out);
+    StripPlan St = planTransposeStrip(Ctx, *K);
+    if (!St.Refusal.empty())
       return makeToolError(ExitCode::Internal, T.Refusal);
-    return emitTranspose(Ctx, *K, T, Config, Out);
+    if (tileRows(*K, Config) != 1)
+      return makeToolError(ExitCode::BadConfig,
+                           "kernel " + K->Id +
+                               ": a transposed strip tile does not compose "
+                               "with coarsening (each thread already "
+                               "covers a strip)");
+    int64_t Pad = 0;
+    if (const json::Value *P = Config.value(sharedPadKnob(*K)))
+      Pad = P->getAsInteger().value_or(0);
+    return emitTransposeStrip(Ctx, *K, St, Pad, Config, Out);
   }
   return emitReductionNest(Ctx, *K, planReductionNest(Ctx, *K),
                            nestChoice(*K, Config), Config, Out);

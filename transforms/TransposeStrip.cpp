@@ -1,0 +1,240 @@
+#include "TransposeStrip.h"
+#include "LaunchAliasing.h"
+#include "ThreadRemap.h"
+#include "cro/Rewrite/SourceTokens.h"
+#include "cro/Support/TextLines.h"
+#include "cro/Support/ToolError.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+const char *const TX = "threadIdx.x", *const TY = "threadIdx.y",
+                  *const BX = "blockIdx.x", *const BY = "blockIdx.y";
+
+/// Why a symbol of the store's coefficients cannot be spelled in the
+/// transposed store as it is: it must name the same value there, so a
+/// parameter the kernel never assigns (or a block or grid extent); "" when
+/// every one can.
+std::string symbolRefusal(const KernelInfo &K, const AffineExpr &F) {
+  std::vector<const SymPoly *> Polys{&F.constantPart()};
+  for (const auto &[Var, Coef] : F.coefficients())
+    Polys.push_back(&Coef);
+  for (const SymPoly *P : Polys)
+    for (const auto &[Mono, C] : P->terms())
+      for (const std::string &Sym : Mono) {
+        if (StringRef(Sym).starts_with("blockDim.") ||
+            StringRef(Sym).starts_with("gridDim."))
+          continue;
+        const ParamInfo *Param = nullptr;
+        for (const ParamInfo &PI : K.Params)
+          if (PI.Name == Sym && !PI.IsPointer)
+            Param = &PI;
+        if (!Param)
+          return "the store's index scales by '" + Sym +
+                 "', which is not a parameter of the kernel";
+        if (!Param->ModifiedAt.empty())
+          return "the store's index scales by parameter '" + Sym +
+                 "', which the kernel assigns at " + Param->ModifiedAt;
+        if (K.Mapping.AmbiguousNames.count(Sym))
+          return "the store's index scales by '" + Sym +
+                 "', a name the kernel declares for two variables";
+      }
+  return "";
+}
+
+} // namespace
+
+StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
+  StripPlan P;
+  const ThreadMapping &M = K.Mapping;
+  auto Fail = [&](const std::string &W) {
+    P.Refusal = W;
+    return P;
+  };
+  // Threads trade elements through the tile, each block keeping its own:
+  // builtins read outside the thread index keep their meaning.
+  if (std::string Why = inPlaceStagingRefusal(K); !Why.empty())
+    return Fail(Why);
+  if (!M.Returns.empty())
+    return Fail("the work returns early, so not every thread would reach "
+                "the tile's barrier");
+  if (M.GuardKind != "none")
+    return Fail("the strip loop is guarded ('" + M.GuardCondition +
+                "'): a partial tile is not staged");
+  for (const LoopInfo &L : K.Loops)
+    if (L.Depth == 0 && L.Span.BeginOffset == M.Work.BeginOffset)
+      P.Loop = &L;
+  StringRef Src = Ctx.Source;
+  if (!P.Loop || !Src.slice(P.Loop->Span.EndOffset, M.Work.EndOffset)
+                      .trim()
+                      .ltrim(';')
+                      .empty())
+    return Fail("the work is not one loop");
+  const LoopInfo &L = *P.Loop;
+  if (L.Kind != "for" || L.InMacro || L.InductionVar.empty())
+    return Fail("the strip loop " + L.Id +
+                " is not a for loop written in "
+                "the kernel with its own variable");
+  if (!L.BodyExit.empty() || !L.BodyChanges.empty() || L.ContainsSync)
+    return Fail("loop " + L.Id +
+                " leaves early, changes its variables or synchronizes");
+  std::optional<int64_t> Init = L.InitForm && !L.InitForm->hasVariables()
+                                    ? L.InitForm->constantPart().constantValue()
+                                    : std::nullopt;
+  if (Init != 0 || L.Compare != "<" || !L.StepValue || *L.StepValue <= 0 ||
+      !L.TripCount)
+    return Fail("loop " + L.Id +
+                " does not count from 0 by a constant step below a constant");
+
+  // The store: the loop's only write, its whole body.
+  for (const AccessInfo &A : K.Accesses) {
+    if (A.Span.BeginOffset < M.Work.BeginOffset ||
+        A.Span.EndOffset > M.Work.EndOffset || A.Mode == "read")
+      continue;
+    if (P.Store || A.Mode != "write" || !A.Direct || A.Indices.size() != 1 ||
+        !A.Indices[0].Affine || A.Space != "global")
+      return Fail("the loop's work is not a single store to global memory "
+                  "through an affine index");
+    P.Store = &A;
+  }
+  if (!P.Store)
+    return Fail("the loop stores nothing to global memory");
+  if (P.Store->SkippableBy.BeginOffset != L.Span.BeginOffset ||
+      P.Store->SkippableBy.EndOffset != L.Span.EndOffset)
+    return Fail("the store is skipped by a condition in loop " + L.Id +
+                ": a partial tile is not staged");
+  StringRef Body = Src.slice(L.Body.BeginOffset, L.Body.EndOffset).trim();
+  if (Body.consume_front("{"))
+    Body = Body.drop_back(Body.ends_with("}") ? 1 : 0).trim();
+  StringRef Rest = Src.slice(P.Store->Span.EndOffset, L.Body.EndOffset);
+  Rest = Rest.trim().drop_back(Rest.trim().ends_with("}") ? 1 : 0).rtrim();
+  if (Body.data() != Src.data() + P.Store->Span.BeginOffset ||
+      !Rest.starts_with("=") || Rest.starts_with("==") ||
+      !Rest.ends_with(";") || Rest.drop_front(1).drop_back(1).contains(';'))
+    return Fail("the loop's body is not one statement `out[...] = value;`");
+
+  // Which elements a block and a thread store (see the header).
+  const AffineExpr &F = P.Store->Indices[0].Form;
+  for (const auto &[Var, Coef] : F.coefficients())
+    if (Var != TX && Var != TY && Var != BX && Var != BY &&
+        Var != L.InductionVar)
+      return Fail("the store's index reads '" + Var +
+                  "', which the transposed store cannot recompute");
+  SymPoly CX = F.coefficient(TX);
+  if (CX.isZero())
+    return Fail("threads along x store the same element");
+  if (CX.constantValue() == 1)
+    return Fail("the store is already contiguous across a warp");
+  if (F.coefficient(TY).constantValue() != 1 ||
+      F.coefficient(L.InductionVar).constantValue() != 1)
+    return Fail("the store is not contiguous along threadIdx.y and loop " +
+                L.Id +
+                " together, so a transposed tile would not make it "
+                "contiguous");
+  std::optional<int64_t> T = F.coefficient(BY).constantValue();
+  if (!T || *T <= 0)
+    return Fail("blockIdx.y does not move the store by a constant number of "
+                "rows");
+  if (!(F.coefficient(BX) == CX * SymPoly::constant(*T)))
+    return Fail("blockIdx.x does not move the store by the " +
+                std::to_string(*T) + " columns blockIdx.y moves its rows");
+  if (*L.StepValue * *L.TripCount != *T)
+    return Fail("loop " + L.Id + " does not take each thread over the " +
+                std::to_string(*T) +
+                " rows of its block's tile in steps of "
+                "the block's rows");
+  if (std::string Why = symbolRefusal(K, F); !Why.empty())
+    return Fail(Why);
+  // The block's stores move after all its values are computed.
+  std::string Alias = launchAliasingReason(K);
+  for (const AccessInfo &A : K.Accesses)
+    if (A.Span.BeginOffset >= M.Work.BeginOffset &&
+        A.Span.EndOffset <= M.Work.EndOffset && A.Mode == "read" &&
+        (A.Space == "global" || A.Space == "constant") &&
+        mayAlias(Ctx, K, A.Base, P.Store->Base, Alias.empty()))
+      return Fail("the value reads '" + A.Base +
+                  "', which may be the array "
+                  "the store writes" +
+                  (Alias.empty() ? "" : " (" + Alias + ")") +
+                  ", and the tile moves a block's stores after its reads");
+  P.Tile = *T;
+  P.Rows = *L.StepValue;
+  P.Type = unqualifiedType(P.Store->ElementType);
+  return P;
+}
+
+std::string stripBlockRefusal(const RewriteContext &Ctx, const KernelInfo &K,
+                              const StripPlan &P,
+                              const ResolvedConfig &Config) {
+  std::optional<std::array<int64_t, 3>> Block =
+      variantBlockShape(Ctx, K, Config);
+  if (!Block || (*Block)[0] != P.Tile || (*Block)[1] != P.Rows ||
+      (*Block)[2] != 1)
+    return "the transposed tile needs blocks of " + std::to_string(P.Tile) +
+           " x " + std::to_string(P.Rows) +
+           " threads (the tile's side by the loop's step)";
+  return "";
+}
+
+Error emitTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K,
+                         const StripPlan &P, int64_t Pad,
+                         const ResolvedConfig &Config, EditSet &Out) {
+  auto Bad = [&](const Twine &Why) {
+    return makeToolError(ExitCode::BadConfig,
+                         "kernel " + K.Id + ": " + Why.str());
+  };
+  if (std::string Why = stripBlockRefusal(Ctx, K, P, Config); !Why.empty())
+    return Bad(Why);
+  if (P.Tile * (P.Tile + Pad) * 8 > Ctx.Target.MaxSharedPerBlock)
+    return Bad("the tile needs more than the " +
+               std::to_string(Ctx.Target.MaxSharedPerBlock / 1024) +
+               " KiB of shared memory a block may declare statically");
+  StringRef Src = Ctx.Source;
+  const LoopInfo &L = *P.Loop;
+  const AffineExpr &F = P.Store->Indices[0].Form;
+  const std::string &J = L.InductionVar;
+  const std::string &I1 = L.Indent;
+  std::string Tile = freshIdentifier(Src, P.Store->Base + "_tile");
+  std::string R = freshIdentifier(Src, "r");
+  std::string T_ = std::to_string(P.Tile), Rows_ = std::to_string(P.Rows);
+
+  // The tile, where the body begins: the loop and what other transforms
+  // put before it (an unroll pragma) stay together.
+  if (Error E = Out.insert(
+          K.BodySpan.BeginOffset + 1,
+          "\n" + I1 +
+              "// cuda-rewrite-opt: a tile for the transposed store "
+              "of loop " +
+              L.Id + "\n" + I1 + "__shared__ " + P.Type + " " + Tile + "[" +
+              T_ + "][" + std::to_string(P.Tile + Pad) + "];"))
+    return E;
+  // The loop as written stores into the tile: row ty + j, column tx.
+  if (Error E = Out.replace(P.Store->Span.BeginOffset,
+                            P.Store->Span.EndOffset - P.Store->Span.BeginOffset,
+                            Tile + "[threadIdx.y + " + J + "][threadIdx.x]"))
+    return E;
+  // Thread (tx, ty) in step r stores column ty + r, row tx of the tile:
+  // the store's index with threadIdx.x -> threadIdx.y + r and
+  // threadIdx.y + j -> threadIdx.x.
+  std::string Index =
+      termCText(F.coefficient(TX), "(threadIdx.y + " + R + ")") +
+      termCText(SymPoly::constant(1), TX) + termCText(F.coefficient(BX), BX) +
+      termCText(F.coefficient(BY), BY) + termCText(F.constantPart(), "");
+  Index = (Index[1] == '+' ? "" : "-") + Index.substr(3);
+  std::string S = "\n" + I1 + "__syncthreads();\n";
+  S += I1 + "// cuda-rewrite-opt: the block's values went through the tile; "
+            "each thread stores the elements its transposed neighbours "
+            "computed, so the store is contiguous\n";
+  S += I1 + "#pragma unroll\n";
+  S += I1 + "for (int " + R + " = 0; " + R + " < " + T_ + "; " + R +
+       " += " + Rows_ + ")\n";
+  S += I1 + "  " + P.Store->Base + "[" + Index + "] = " + Tile +
+       "[threadIdx.x][threadIdx.y + " + R + "];";
+  return Out.insert(K.Mapping.Work.EndOffset, S); // after the loop's `;`
+}
+
+} // namespace cro
