@@ -85,8 +85,10 @@ StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
   std::optional<int64_t> Init = L.InitForm && !L.InitForm->hasVariables()
                                     ? L.InitForm->constantPart().constantValue()
                                     : std::nullopt;
-  if (Init != 0 || L.Compare != "<" || !L.StepValue || *L.StepValue <= 0 ||
-      !L.TripCount)
+  // The model's trip count is exact for < and <=: with the start 0 and
+  // the step R, j takes 0, R, ..., (trips - 1) * R.
+  if (Init != 0 || (L.Compare != "<" && L.Compare != "<=") || !L.StepValue ||
+      *L.StepValue <= 0 || !L.TripCount)
     return Fail("loop " + L.Id +
                 " does not count from 0 by a constant step below a constant");
 
@@ -96,13 +98,25 @@ StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
         A.Span.EndOffset > M.Work.EndOffset || A.Mode == "read")
       continue;
     if (P.Store || A.Mode != "write" || !A.Direct || A.Indices.size() != 1 ||
-        !A.Indices[0].Affine || A.Space != "global")
+        A.Space != "global")
       return Fail("the loop's work is not a single store to global memory "
-                  "through an affine index");
+                  "through a subscript of a parameter");
+    if (!A.Indices[0].Affine)
+      return Fail("the store's " + A.Indices[0].NonAffineReason);
     P.Store = &A;
   }
   if (!P.Store)
     return Fail("the loop stores nothing to global memory");
+  // The rewrite replaces the store's text: it must be the array's
+  // subscript as written, not a macro's expansion.
+  StringRef StoreText =
+      Src.slice(P.Store->Span.BeginOffset, P.Store->Span.EndOffset);
+  if (!StoreText.consume_front(P.Store->Base) ||
+      !StoreText.ltrim().starts_with("["))
+    return Fail("the store is written through a macro, whose text the "
+                "rewrite cannot replace");
+  if (!P.Store->ElementBytes)
+    return Fail("the stored element's size is not known");
   if (P.Store->SkippableBy.BeginOffset != L.Span.BeginOffset ||
       P.Store->SkippableBy.EndOffset != L.Span.EndOffset)
     return Fail("the store is skipped by a condition in loop " + L.Id +
@@ -149,18 +163,38 @@ StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
                 "the block's rows");
   if (std::string Why = symbolRefusal(K, F); !Why.empty())
     return Fail(Why);
-  // The block's stores move after all its values are computed.
+  // The block's stores move after all its values are computed, so no
+  // value may read what a store wrote: the stored array is named only by
+  // the store, and every read goes through a pointer parameter the model
+  // can tell apart from it (not a global pointer, a struct's member or a
+  // local copy).
+  const ParamInfo *Stored = nullptr;
+  for (const ParamInfo &PI : K.Params)
+    if (PI.Name == P.Store->Base && PI.IsPointer)
+      Stored = &PI;
+  if (!Stored || Stored->Uses != 1)
+    return Fail("the kernel names '" + P.Store->Base +
+                "' besides its store, and the tile moves a block's stores "
+                "after its reads");
   std::string Alias = launchAliasingReason(K);
-  for (const AccessInfo &A : K.Accesses)
-    if (A.Span.BeginOffset >= M.Work.BeginOffset &&
-        A.Span.EndOffset <= M.Work.EndOffset && A.Mode == "read" &&
-        (A.Space == "global" || A.Space == "constant") &&
-        mayAlias(Ctx, K, A.Base, P.Store->Base, Alias.empty()))
+  for (const AccessInfo &A : K.Accesses) {
+    if (&A == P.Store || A.Span.BeginOffset < M.Work.BeginOffset ||
+        A.Span.EndOffset > M.Work.EndOffset || A.Space == "local" ||
+        A.Space == "shared")
+      continue;
+    bool Param = A.Direct && llvm::any_of(K.Params, [&](const ParamInfo &PI) {
+                   return PI.IsPointer && PI.Name == A.Base;
+                 });
+    if (!Param)
       return Fail("the value reads '" + A.Base +
-                  "', which may be the array "
-                  "the store writes" +
+                  "', which is not a pointer parameter the analysis can "
+                  "tell apart from the stored array");
+    if (mayAlias(Ctx, K, A.Base, P.Store->Base, Alias.empty()))
+      return Fail("the value reads '" + A.Base +
+                  "', which may be the array the store writes" +
                   (Alias.empty() ? "" : " (" + Alias + ")") +
                   ", and the tile moves a block's stores after its reads");
+  }
   P.Tile = *T;
   P.Rows = *L.StepValue;
   P.Type = unqualifiedType(P.Store->ElementType);
@@ -189,7 +223,8 @@ Error emitTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K,
   };
   if (std::string Why = stripBlockRefusal(Ctx, K, P, Config); !Why.empty())
     return Bad(Why);
-  if (P.Tile * (P.Tile + Pad) * 8 > Ctx.Target.MaxSharedPerBlock)
+  if (P.Tile * (P.Tile + Pad) * int64_t(P.Store->ElementBytes) >
+      Ctx.Target.MaxSharedPerBlock)
     return Bad("the tile needs more than the " +
                std::to_string(Ctx.Target.MaxSharedPerBlock / 1024) +
                " KiB of shared memory a block may declare statically");
@@ -220,10 +255,14 @@ Error emitTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K,
   // Thread (tx, ty) in step r stores column ty + r, row tx of the tile:
   // the store's index with threadIdx.x -> threadIdx.y + r and
   // threadIdx.y + j -> threadIdx.x.
+  // Every term in 64 signed bits: a term of coefficient -1 (a stride
+  // `n - 1`) would otherwise negate an unsigned builtin.
+  auto Wide = [](const std::string &V) { return "(long long)" + V; };
   std::string Index =
-      termCText(F.coefficient(TX), "(threadIdx.y + " + R + ")") +
-      termCText(SymPoly::constant(1), TX) + termCText(F.coefficient(BX), BX) +
-      termCText(F.coefficient(BY), BY) + termCText(F.constantPart(), "");
+      termCText(F.coefficient(TX), Wide("(threadIdx.y + " + R + ")")) +
+      termCText(SymPoly::constant(1), Wide(TX)) +
+      termCText(F.coefficient(BX), Wide(BX)) +
+      termCText(F.coefficient(BY), Wide(BY)) + termCText(F.constantPart(), "");
   Index = (Index[1] == '+' ? "" : "-") + Index.substr(3);
   std::string S = "\n" + I1 + "__syncthreads();\n";
   S += I1 + "// cuda-rewrite-opt: the block's values went through the tile; "

@@ -150,6 +150,12 @@ std::optional<AffineExpr> AffineBuilder::visit(const Expr *E, unsigned Depth) {
           return fail(E, "parameter modified in the kernel");
         return AffineExpr::constant(SymPoly::symbol(VD->getNameAsString()));
       }
+      // A local narrower than int keeps its initializer's value only when
+      // it fits (`unsigned char ld = n * 5` wraps at 256): not affine in
+      // what initializes it.
+      if (VD->hasLocalStorage() && Ctx.getTypeSize(VD->getType()) < 32)
+        return fail(E, "variable '" + VD->getNameAsString() +
+                           "' is narrower than int");
       if (VD->hasLocalStorage() && !Modified.count(VD) && VD->getInit())
         return visit(VD->getInit(), Depth + 1);
       if (auto It = SingleAssignments.find(VD); It != SingleAssignments.end()) {

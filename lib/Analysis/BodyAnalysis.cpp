@@ -1023,6 +1023,10 @@ private:
                                  .getCanonicalType()
                                  .getUnqualifiedType()
                                  .getAsString();
+    if (QualType T = AccessE->getType();
+        !T->isIncompleteType() && !T->isDependentType())
+      A.ElementBytes =
+          unsigned(Text.context().getTypeSizeInChars(T).getQuantity());
     if (!OpenLoops.empty())
       A.Loop = Info.Loops[OpenLoops.back()].Id;
     if (!Skippers.empty())

@@ -242,6 +242,7 @@ json::Value toJSON(const AccessInfo &A) {
       {"mode", A.Mode},
       {"element_type", A.ElementType},
       {"canonical_element_type", A.CanonicalElementType},
+      {"element_bytes", int64_t(A.ElementBytes)},
       {"indices", std::move(Idx)},
       {"loop", strOrNull(A.Loop)},
       {"skippable_by", A.SkippableBy.BeginOffset == A.SkippableBy.EndOffset

@@ -11,7 +11,7 @@
 // contiguous. The program checks itself against the CPU
 // (bench/memory-generality-gpu.sh runs it on the GPU).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=SPACE
-// RUN: echo '{"strip_transpose.shared_stage": "tile", "strip_transpose.shared_pad": 1, "scaled_transpose.shared_stage": "tile"}' > %t.json
+// RUN: echo '{"strip_transpose.shared_stage": "tile", "strip_transpose.shared_pad": 1, "scaled_transpose.shared_stage": "tile", "pitch_transpose.shared_stage": "tile"}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu
 // RUN: %strip-checks < %t.cu | FileCheck %s
 // RUN: nvcc -arch=sm_90 -I %S -c %t.cu -o %t.o
@@ -73,6 +73,42 @@ __global__ void strip_copy(float *out, const float *in, int w) {
     out[(y + j) * w + x] = in[(y + j) * w + x];
 }
 
+// The stride n - 1 (a coefficient with a negative constant) and a `<=`
+// bound: the transposed store's index is computed in signed 64 bits.
+__global__ void pitch_transpose(float *out, const float *in, int n) {
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j <= 24; j += 8)
+    out[x * (n - 1) + y + j] = in[(y + j) * (n - 1) + x];
+}
+
+// The value reads what an earlier iteration stored, through pointer
+// arithmetic rather than a subscript of the parameter.
+__global__ void running_sum(float *out, const float *in, int n) {
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    out[x * n + y + j] = in[(y + j) * n + x] + (j > 0 ? *(out + x * n + y + j - 8) : 0.f);
+}
+
+// A pitch held in a local narrower than int: 5 * n wraps at 256.
+__global__ void narrow_pitch(float *out, const float *in, int n) {
+  const unsigned char ld = n * 5;
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    out[x * ld + y + j] = in[(y + j) * n + x];
+}
+
+// The store written through a function-like macro.
+#define ELEM_AT(a, i) a[i]
+__global__ void macro_store(float *out, const float *in, int n) {
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    ELEM_AT(out, x * n + y + j) = ELEM_AT(in, (y + j) * n + x);
+}
+
 int main() {
   const int rows = 96, cols = 160, n = rows * cols;
   float *h_in = (float *)malloc(n * sizeof(float));
@@ -96,6 +132,10 @@ int main() {
   edge_transpose<<<grid, dim3(32, 8)>>>(b, in, cols, rows);
   wide_block<<<grid, dim3(32, 16)>>>(a, in, cols, rows);
   strip_copy<<<grid, dim3(32, 8)>>>(m, in, cols);
+  pitch_transpose<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 65);
+  running_sum<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 64);
+  narrow_pitch<<<dim3(1, 1), dim3(32, 8)>>>(m, in, 32);
+  macro_store<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 64);
   strip_transpose<<<grid, dim3(TDIM, BROWS)>>>(a, in, rows, cols);
   scaled_transpose<<<grid, dim3(32, 4)>>>(b, in, cols, rows, 2.0f, 1.0f);
   cudaMemcpy(h_a, a, n * sizeof(float), cudaMemcpyDeviceToHost);
@@ -116,10 +156,14 @@ int main() {
 
 // SPACE-DAG: knobs[{{[0-9]+}}].id = "strip_transpose.shared_stage"
 // SPACE-DAG: knobs[{{[0-9]+}}].id = "scaled_transpose.shared_stage"
-// SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the value reads 'm', which may be the array the store writes, and the tile moves a block's stores after its reads)"
+// SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the kernel names 'm' besides its store, and the tile moves a block's stores after its reads)"
 // SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the store is skipped by a condition in loop L0: a partial tile is not staged)"
 // SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the transposed tile needs blocks of 32 x 8 threads (the tile's side by the loop's step))"
 // SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the store is already contiguous across a warp)"
+// SPACE-DAG: knobs[{{[0-9]+}}].id = "pitch_transpose.shared_stage"
+// SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the kernel names 'out' besides its store, and the tile moves a block's stores after its reads)"
+// SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the store's index not affine: {{.*}}variable 'ld' is narrower than int{{.*}})"
+// SPACE-DAG: reason = "{{.*}}nor a strip of transposed stores (the store is written through a macro, whose text the rewrite cannot replace)"
 
 // CHECK-LABEL: __global__ void strip_transpose(
 // CHECK-NEXT:                   int cols) {
@@ -134,7 +178,7 @@ int main() {
 // CHECK-NEXT:   // cuda-rewrite-opt: the block's values went through the tile; each thread stores the elements its transposed neighbours computed, so the store is contiguous
 // CHECK-NEXT:   #pragma unroll
 // CHECK-NEXT:   for (int [[R:r[_0-9]*]] = 0; [[R]] < 32; [[R]] += 8)
-// CHECK-NEXT:     dst[(long long)rows * (threadIdx.y + [[R]]) + threadIdx.x + (long long)32 * rows * blockIdx.x + (long long)32 * blockIdx.y] = dst_tile[threadIdx.x][threadIdx.y + [[R]]];
+// CHECK-NEXT:     dst[(long long)rows * (long long)(threadIdx.y + [[R]]) + (long long)threadIdx.x + (long long)32 * rows * (long long)blockIdx.x + (long long)32 * (long long)blockIdx.y] = dst_tile[threadIdx.x][threadIdx.y + [[R]]];
 // CHECK-NEXT: }
 // CHECK-LABEL: __global__ void scaled_transpose(
 // CHECK:        __shared__ float out_tile[32][32];
@@ -142,7 +186,11 @@ int main() {
 // CHECK-NEXT:     out_tile[threadIdx.y + i][threadIdx.x] = alpha * in[(row + i) * n_in + col] + beta;
 // CHECK-NEXT:   __syncthreads();
 // CHECK:        for (int [[R]] = 0; [[R]] < 32; [[R]] += 4)
-// CHECK-NEXT:     out[(long long)n_out * (threadIdx.y + [[R]]) + threadIdx.x + (long long)32 * n_out * blockIdx.x + (long long)32 * blockIdx.y] = out_tile[threadIdx.x][threadIdx.y + [[R]]];
+// CHECK-NEXT:     out[(long long)n_out * (long long)(threadIdx.y + [[R]]) + (long long)threadIdx.x + (long long)32 * n_out * (long long)blockIdx.x + (long long)32 * (long long)blockIdx.y] = out_tile[threadIdx.x][threadIdx.y + [[R]]];
 // CHECK-LABEL: __global__ void inplace_swap(
 // CHECK-NOT:    __shared__
+// CHECK-LABEL: __global__ void pitch_transpose(
+// CHECK:        for (int j = 0; j <= 24; j += 8)
+// CHECK-NEXT:     out_tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * (n - 1) + x];
+// CHECK:          out[-(long long)(threadIdx.y + [[R]]) + (long long)n * (long long)(threadIdx.y + [[R]]) + (long long)threadIdx.x - (long long)32 * (long long)blockIdx.x + (long long)32 * n * (long long)blockIdx.x + (long long)32 * (long long)blockIdx.y] = out_tile[threadIdx.x][threadIdx.y + [[R]]];
 // CHECK-LABEL: int main(

@@ -335,6 +335,8 @@ struct AccessInfo {
   /// The element type after typedefs and macros, unqualified ("float" for
   /// `DATA_TYPE` or `real_t`): what a vector type is chosen by.
   std::string CanonicalElementType;
+  /// sizeof the element (0 when not known: an incomplete or dependent type).
+  unsigned ElementBytes = 0;
   std::vector<IndexInfo> Indices; ///< one per subscript, outermost first
   std::string Loop;               ///< innermost enclosing loop Id, "" if none
   /// The innermost construct of the body that may skip this access when the
