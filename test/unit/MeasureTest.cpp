@@ -156,13 +156,10 @@ TEST(Verify, ComparesEveryCaptureAndReportsTheFirstDifferenceInOrder) {
             std::string::npos);
 }
 
-TEST(Verify, ATypedefOfFloatIsComparedAsFloats) {
-  // `typedef float DATA_TYPE;`: the spelled pointee is DATA_TYPE, the
-  // canonical one float. A reordered sum (last bits differ) is within the
-  // float tolerance; compared as bytes it would be rejected.
-  FloatCaptures F("k");
-  F.Model.Kernels[0].Params[0].PointeeType = "DATA_TYPE";
-  F.Model.Kernels[0].Params[0].CanonicalPointeeType = "float";
+/// Verifies a one-launch capture of 1,000 floats against one whose element
+/// 5 is one ulp off (a reordered sum's last bit): "" when F's model has it
+/// compared as floats, the reason otherwise.
+static std::string verifyOneUlpOff(FloatCaptures &F) {
   std::vector<float> Data(1000, 3.0f), Near = Data;
   Near[5] = std::nextafter(3.0f, 4.0f);
   ProgramRun Original, Variant;
@@ -172,11 +169,20 @@ TEST(Verify, ATypedefOfFloatIsComparedAsFloats) {
   Original.Captures.push_back(C);
   C.File = F.write("v", Near);
   Variant.Captures.push_back(C);
-  EvaluateOptions Opts;
-  EXPECT_EQ(verify(Original, Variant, F.Model, Opts), "");
+  return verify(Original, Variant, F.Model, EvaluateOptions());
+}
+
+TEST(Verify, ATypedefOfFloatIsComparedAsFloats) {
+  // `typedef float DATA_TYPE;`: the spelled pointee is DATA_TYPE, the
+  // canonical one float. A reordered sum (last bits differ) is within the
+  // float tolerance; compared as bytes it would be rejected.
+  FloatCaptures F("k");
+  F.Model.Kernels[0].Params[0].PointeeType = "DATA_TYPE";
+  F.Model.Kernels[0].Params[0].CanonicalPointeeType = "float";
+  EXPECT_EQ(verifyOneUlpOff(F), "");
   // Without the canonical type it is compared exactly.
   F.Model.Kernels[0].Params[0].CanonicalPointeeType.clear();
-  EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
+  EXPECT_NE(verifyOneUlpOff(F), "");
 }
 
 TEST(Verify, AKernelTemplatesOutputsAreComparedAsItsInstantiationsType) {
@@ -189,23 +195,13 @@ TEST(Verify, AKernelTemplatesOutputsAreComparedAsItsInstantiationsType) {
   P.PointeeType = "T";
   P.CanonicalPointeeType = "type-parameter-0-0";
   P.InstantiatedPointeeTypes = {"float"};
-  std::vector<float> Data(1000, 3.0f), Near = Data;
-  Near[5] = std::nextafter(3.0f, 4.0f);
-  ProgramRun Original, Variant;
-  Original.Ok = Variant.Ok = true;
-  CaptureRecord C{"k", 0, 0, {0}, Data.size() * 4, ""};
-  C.File = F.write("o", Data);
-  Original.Captures.push_back(C);
-  C.File = F.write("v", Near);
-  Variant.Captures.push_back(C);
-  EvaluateOptions Opts;
-  EXPECT_EQ(verify(Original, Variant, F.Model, Opts), "");
+  EXPECT_EQ(verifyOneUlpOff(F), "");
   P.InstantiatedPointeeTypes = {"float", "float4"};
-  EXPECT_EQ(verify(Original, Variant, F.Model, Opts), "");
+  EXPECT_EQ(verifyOneUlpOff(F), "");
   P.InstantiatedPointeeTypes = {"float", "double"};
-  EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
+  EXPECT_NE(verifyOneUlpOff(F), "");
   P.InstantiatedPointeeTypes.clear();
-  EXPECT_NE(verify(Original, Variant, F.Model, Opts), "");
+  EXPECT_NE(verifyOneUlpOff(F), "");
 }
 
 TEST(Verify, ARunKeepsItsDirectoriesSoTheSearchCanDeleteThem) {
