@@ -12,8 +12,7 @@
 //  - It opens with two points drawn at random (after any configurations
 //    transferred from similar kernels), from a generator seeded as random
 //    search's: on a space where much is good they find it as soon as random
-//    search would, and they show the model how far the space varies (a
-//    batch asked while they are measured is filled with more of them).
+//    search would, and they show the model how far the space varies.
 //    Then probes: one move of each role from the best variant so far (the
 //    original until something beats it), the block shape first (two
 //    probes, a step larger then smaller). A space with one move type (no
@@ -104,7 +103,6 @@ public:
       if (OpeningRandomLeft > 0 && OpeningTaken >= TransferredInOpening) {
         --OpeningRandomLeft;
         if (std::optional<Point> P = randomFresh(OpeningRng)) {
-          OpeningPoints.insert(*P);
           Out.push_back(offer(std::move(*P),
                               "opening: a random point, as good a first "
                               "guess as any before anything is measured",
@@ -116,26 +114,15 @@ public:
         Proposal P = std::move(Opening.front());
         Opening.pop_front();
         ++OpeningTaken;
-        if (fresh(P.P)) {
-          OpeningPoints.insert(P.P);
+        if (fresh(P.P))
           Out.push_back(offer(std::move(P.P), P.Why, P.Move));
-        }
         continue;
       }
       if (!FirstProbes.empty()) {
-        // A probe is a move from the best variant: while the opening's
-        // points are still being measured the best is not known yet, and
-        // a probe of the original would be spent where the search may not
-        // stay -- another random point serves the same batch better.
-        if (openingPending()) {
-          if (std::optional<Point> P = randomFresh(OpeningRng)) {
-            Out.push_back(offer(std::move(*P),
-                                "opening: a random point while the "
-                                "opening's first points are measured",
-                                ExploreMove));
-            continue;
-          }
-        }
+        // From the best variant known now: the original when the opening
+        // is still being measured (a batch is asked before the previous
+        // one is told when measuring overlaps building, and a GPU batch
+        // may hold every core's build).
         ProbePlan Plan = std::move(FirstProbes.front());
         FirstProbes.pop_front();
         if (std::optional<Proposal> P = probe(Plan))
@@ -400,15 +387,6 @@ private:
           break;
       }
     }
-  }
-
-  /// Whether points of the opening (random or transferred) are proposed
-  /// and not yet told.
-  bool openingPending() const {
-    for (const Point &P : OpeningPoints)
-      if (!Told.count(P))
-        return true;
-    return false;
   }
 
   /// The probe Plan made from the best variant so far; nullopt when it has
@@ -818,8 +796,6 @@ private:
   std::mt19937_64 OpeningRng{Ctx.Seed};
   size_t TransferredInOpening = 0, OpeningTaken = 0;
   std::deque<ProbePlan> FirstProbes, LaterProbes;
-  /// The opening's points (random and transferred) once proposed.
-  std::set<Point> OpeningPoints;
   std::deque<Proposal> Sweep;    ///< planBlockSweep's points not yet proposed
   bool SweepTurn = false;        ///< whose turn: the sweep's or the others'
   std::vector<size_t> SweepDims; ///< knobs swept one at a time

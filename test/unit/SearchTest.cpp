@@ -144,11 +144,12 @@ TEST(SearchSpace, KnobsSetWithoutWhatTheyRequireAreInvalidWithoutTheOracle) {
 
 TEST(Agent, MovesAreKnobRolesWhateverTheTransform) {
   // A block shape offered by a transform the agent has never heard of, with
-  // the program's own run-time choice as the default: after its random
-  // opening points (the ones random search draws first with the same seed;
-  // a batch asked while the first two are measured gets more of them) the
-  // agent probes the block shape, at the middle shapes (there is no
-  // neighbour to step to), from the best variant so far.
+  // the program's own run-time choice as the default: after its two random
+  // opening points (the ones random search draws first with the same seed)
+  // the agent probes the block shape, at the middle shapes (there is no
+  // neighbour to step to), from the original (nothing else is measured
+  // yet: a batch asked before anything is told, as on a GPU whose builds
+  // overlap the measurements, gets probes, not more random points).
   std::vector<Dimension> Dims(2);
   Dims[0].Knob = "k.block";
   Dims[0].Kernel = "k";
@@ -168,35 +169,23 @@ TEST(Agent, MovesAreKnobRolesWhateverTheTransform) {
   auto Random = makeStrategy("random", Ctx);
   ASSERT_TRUE(bool(Random)) << toString(Random.takeError());
   std::vector<Proposal> First = (*Strat)->ask(4);
-  std::vector<Proposal> RandomFirst = (*Random)->ask(4);
+  std::vector<Proposal> RandomFirst = (*Random)->ask(2);
   ASSERT_EQ(First.size(), 4u);
-  ASSERT_EQ(RandomFirst.size(), 4u);
-  for (size_t I = 0; I < 4; ++I) {
+  ASSERT_EQ(RandomFirst.size(), 2u);
+  for (size_t I = 0; I < 2; ++I) {
     EXPECT_EQ(First[I].Move, "explore");
     EXPECT_EQ(First[I].P, RandomFirst[I].P);
   }
-  // The opening measured, every point failing: the best is the original,
-  // and the probes are made from it.
-  std::vector<Trial> Told;
-  for (const Proposal &P : First)
-    Told.push_back(
-        {P.P, S.key(P.P), std::nullopt, "run-failed", "", P.Why, P.Move});
-  (*Strat)->tell(Told);
-  std::vector<Proposal> Probes = (*Strat)->ask(2);
-  ASSERT_EQ(Probes.size(), 2u);
   // The probes, larger then smaller, skip a shape the random points took.
   std::set<int64_t> Shapes;
   for (const Proposal &P : First)
     if (const json::Value *V = S.config(P.P).get("k.block"))
       Shapes.insert(V->getAsInteger().value_or(0));
-  for (const Proposal &P : Probes)
-    if (const json::Value *V = S.config(P.P).get("k.block"))
-      Shapes.insert(V->getAsInteger().value_or(0));
   EXPECT_TRUE(Shapes.count(256) && Shapes.count(128));
-  EXPECT_EQ(Probes[0].Move, "block-shape");
-  EXPECT_EQ(Probes[0].P[1], 0u);
-  EXPECT_NE(Probes[0].Why.find("on the original"), std::string::npos)
-      << Probes[0].Why;
+  EXPECT_EQ(First[2].Move, "block-shape");
+  EXPECT_EQ(First[2].P[1], 0u);
+  EXPECT_NE(First[2].Why.find("on the original"), std::string::npos)
+      << First[2].Why;
 }
 
 TEST(Agent, ProbesMoveFromTheBestVariantSoFar) {
