@@ -132,15 +132,22 @@ int main() {
   edge_transpose<<<grid, dim3(32, 8)>>>(b, in, cols, rows);
   wide_block<<<grid, dim3(32, 16)>>>(a, in, cols, rows);
   strip_copy<<<grid, dim3(32, 8)>>>(m, in, cols);
-  pitch_transpose<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 65);
   running_sum<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 64);
   narrow_pitch<<<dim3(1, 1), dim3(32, 8)>>>(m, in, 32);
   macro_store<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 64);
+  // 64 x 64 of in, pitch 64, transposed into m.
+  cudaMemset(m, 0, n * sizeof(float));
+  pitch_transpose<<<dim3(2, 2), dim3(32, 8)>>>(m, in, 65);
   strip_transpose<<<grid, dim3(TDIM, BROWS)>>>(a, in, rows, cols);
   scaled_transpose<<<grid, dim3(32, 4)>>>(b, in, cols, rows, 2.0f, 1.0f);
   cudaMemcpy(h_a, a, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaMemcpy(h_b, b, n * sizeof(float), cudaMemcpyDeviceToHost);
   int bad = 0;
+  float *h_m = (float *)malloc(64 * 64 * sizeof(float));
+  cudaMemcpy(h_m, m, 64 * 64 * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int y = 0; y < 64; ++y)
+    for (int x = 0; x < 64; ++x)
+      bad += h_m[x * 64 + y] != h_in[y * 64 + x];
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       float v = h_in[r * cols + c];
