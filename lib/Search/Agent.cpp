@@ -68,7 +68,17 @@ const std::string ExploreMove = "explore";
 struct Arm {
   double Paid = 1, Unpaid = 1; ///< Beta posterior
   unsigned Tried = 0, Won = 0;
+  void record(bool Pays) {
+    ++Tried;
+    Won += Pays;
+    (Pays ? Paid : Unpaid) += 1;
+  }
 };
+
+/// A result pays against a reference time when it is at least 1% faster.
+bool pays(const Trial &T, double ReferenceMs) {
+  return T.ok() && *T.Time < 0.99 * ReferenceMs;
+}
 
 class Agent : public StrategyBase {
 public:
@@ -136,11 +146,7 @@ public:
       std::optional<Proposal> P = combine();
       std::uniform_real_distribution<double> U(0, 1);
       bool Warm = Model.trained() && ranked().size() >= 2;
-      // Global exploration trusts the model's expected improvement only
-      // once it has seen more points than the space has knobs (an initial
-      // design of d + 1 points): before, the forest cannot tell the knobs'
-      // effects apart, and a random point is the better guess.
-      bool Trusted = Warm && Order.size() > Tunable;
+      bool Trusted = Warm && modelTrusted();
       if (P) {
         // A combination of moves that each paid comes first.
       } else if (!LaterProbes.empty() && U(Rng) < 0.35) {
@@ -170,14 +176,7 @@ protected:
     if (auto E = ExploreIncumbent.find(T.P); E != ExploreIncumbent.end()) {
       // A global proposal pays when it beats the best known when it was
       // made, as a move pays when it beats its parent (the best, mostly).
-      Arm &A = Arms[ExploreMove];
-      ++A.Tried;
-      if (T.ok() && *T.Time < 0.99 * E->second) {
-        ++A.Won;
-        A.Paid += 1;
-      } else {
-        A.Unpaid += 1;
-      }
+      Arms[ExploreMove].record(pays(T, E->second));
       ExploreIncumbent.erase(E);
       return;
     }
@@ -187,16 +186,8 @@ protected:
     auto ParentIt = Told.find(It->second.first);
     if (ParentIt == Told.end())
       return;
-    Arm &A = Arms[It->second.second];
-    ++A.Tried;
-    bool Paid = T.ok() && ParentIt->second.ok() &&
-                *T.Time < 0.99 * *ParentIt->second.Time;
-    if (Paid) {
-      ++A.Won;
-      A.Paid += 1;
-    } else {
-      A.Unpaid += 1;
-    }
+    Arms[It->second.second].record(ParentIt->second.ok() &&
+                                   pays(T, *ParentIt->second.Time));
   }
 
 private:
@@ -596,6 +587,12 @@ private:
       BestY = std::min(BestY, V);
   }
 
+  /// Whether global exploration trusts the model's expected improvement:
+  /// once it has seen more points than the space has knobs (an initial
+  /// design of d + 1 points). Before, the forest cannot tell the knobs'
+  /// effects apart, and a random point is the better guess.
+  bool modelTrusted() const { return Order.size() > Tunable; }
+
   /// Global exploration: by expected improvement once the model is
   /// trusted (Trusted), at random before.
   std::optional<Proposal> explore(bool Trusted) {
@@ -734,7 +731,7 @@ private:
     if (Chosen.empty())
       return std::nullopt;
     if (ExploreDraw > ChosenDraw)
-      return explore(Order.size() > Tunable);
+      return explore(modelTrusted());
 
     // Chosen has children (the draw skipped empty ones), so there is a pick.
     std::optional<ModelChoice> Pick =
