@@ -7,7 +7,6 @@
 #include "TransposeStrip.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -56,12 +55,9 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
   if (!P.Store)
     return Fail("the work stores nothing to global memory");
   // `STORE = value;` and nothing else.
-  StringRef Src = Ctx.Source;
-  StringRef Rest = Src.slice(P.Store->Span.EndOffset, M.Work.EndOffset).ltrim();
-  if (P.Store->Span.BeginOffset != M.Work.BeginOffset ||
-      !Rest.starts_with("=") || Rest.starts_with("==") ||
-      !Rest.rtrim().ends_with(";") ||
-      Rest.drop_front(1).drop_back(1).contains(';'))
+  std::optional<SourceSpan> Value =
+      assignedValue(Ctx.Source, *P.Store, M.Work.BeginOffset, M.Work.EndOffset);
+  if (!Value)
     return Fail("the work is not one statement `out[...] = value;`");
   const AffineExpr &F = P.Store->Indices[0].Form;
   if (F.coefficient("threadIdx.x").constantValue() == 1)
@@ -69,11 +65,7 @@ TransposePlan planTranspose(const RewriteContext &Ctx, const KernelInfo &K) {
   if (F.coefficient("threadIdx.y").constantValue() != 1)
     return Fail("the store is not contiguous in threadIdx.y either, so a "
                 "transposed tile would not make it contiguous");
-  unsigned ValueBegin = Rest.data() - Src.data() + 1;
-  while (ValueBegin < Src.size() && isSpace(Src[ValueBegin]))
-    ++ValueBegin;
-  unsigned ValueEnd = Src.rfind(';', M.Work.EndOffset);
-  P.Value = {"", "", ValueBegin, ValueEnd};
+  P.Value = *Value;
   P.Type = unqualifiedType(P.Store->ElementType);
   return P;
 }

@@ -714,6 +714,19 @@ std::string unqualifiedType(StringRef Type) {
   return Out;
 }
 
+std::optional<SourceSpan> assignedValue(StringRef Src, const AccessInfo &Store,
+                                        unsigned Begin, unsigned End) {
+  StringRef Stmt = Src.slice(Begin, End).ltrim();
+  StringRef Rest = Src.slice(Store.Span.EndOffset, End).trim();
+  if (Stmt.data() != Src.data() + Store.Span.BeginOffset ||
+      !Rest.starts_with("=") || Rest.starts_with("==") ||
+      !Rest.ends_with(";") || Rest.drop_front(1).drop_back(1).contains(';'))
+    return std::nullopt;
+  StringRef Value = Rest.drop_front(1).drop_back(1).trim();
+  unsigned At = unsigned(Value.data() - Src.data());
+  return SourceSpan{"", "", At, At + unsigned(Value.size())};
+}
+
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S) {
   return Ctx.Source.slice(S.BeginOffset, S.EndOffset).str();
 }

@@ -215,6 +215,13 @@ std::string unqualifiedType(llvm::StringRef Type);
 /// The original text of S.
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S);
 
+/// When the text of Src from Begin to End is one statement `STORE = value;`
+/// whose left side is the access Store as written: the value's span (no
+/// `;`, no surrounding blanks); nullopt otherwise.
+std::optional<SourceSpan> assignedValue(llvm::StringRef Src,
+                                        const AccessInfo &Store, unsigned Begin,
+                                        unsigned End);
+
 } // namespace cro
 
 #endif

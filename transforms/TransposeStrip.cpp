@@ -121,14 +121,12 @@ StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
       P.Store->SkippableBy.EndOffset != L.Span.EndOffset)
     return Fail("the store is skipped by a condition in loop " + L.Id +
                 ": a partial tile is not staged");
+  // The body, inside its braces if it has them.
   StringRef Body = Src.slice(L.Body.BeginOffset, L.Body.EndOffset).trim();
   if (Body.consume_front("{"))
-    Body = Body.drop_back(Body.ends_with("}") ? 1 : 0).trim();
-  StringRef Rest = Src.slice(P.Store->Span.EndOffset, L.Body.EndOffset);
-  Rest = Rest.trim().drop_back(Rest.trim().ends_with("}") ? 1 : 0).rtrim();
-  if (Body.data() != Src.data() + P.Store->Span.BeginOffset ||
-      !Rest.starts_with("=") || Rest.starts_with("==") ||
-      !Rest.ends_with(";") || Rest.drop_front(1).drop_back(1).contains(';'))
+    Body = Body.drop_back(Body.ends_with("}") ? 1 : 0);
+  unsigned BodyAt = unsigned(Body.data() - Src.data());
+  if (!assignedValue(Src, *P.Store, BodyAt, BodyAt + unsigned(Body.size())))
     return Fail("the loop's body is not one statement `out[...] = value;`");
 
   // Which elements a block and a thread store (see the header).
