@@ -865,12 +865,25 @@ private:
         !Callee->getBeginLoc().isMacroID() && !C->getEndLoc().isMacroID())
       A.CalleeSpan = Text.span(Callee->getSourceRange());
     A.UniformTargetWhy = uniformWhy(C->getArg(0), 0);
+    if (A.UniformTargetWhy.empty()) {
+      AcrossBlocks = true;
+      A.LaunchUniformTargetWhy = uniformWhy(C->getArg(0), 0);
+      AcrossBlocks = false;
+    } else {
+      A.LaunchUniformTargetWhy = A.UniformTargetWhy;
+    }
+    if (const ParmVarDecl *P = pointerParamOf(C->getArg(0)))
+      A.TargetParam = P->getNameAsString();
     Info.Atomics.push_back(std::move(A));
   }
 
   /// "" when E has the same value in every thread of a warp whenever they
   /// evaluate it together (see AtomicUpdateInfo::UniformTargetWhy), else
   /// why not.
+  /// uniformWhy asks for one value in the whole launch, not per warp:
+  /// blockIdx varies too.
+  bool AcrossBlocks = false;
+
   std::string uniformWhy(const Expr *E, unsigned Depth) {
     if (!E)
       return "it is not an expression";
@@ -882,7 +895,8 @@ private:
       KernelModifiedKnown = true;
     }
     if (std::optional<std::string> B = cudaBuiltinName(E))
-      return StringRef(*B).starts_with("threadIdx")
+      return StringRef(*B).starts_with("threadIdx") ||
+                     (AcrossBlocks && StringRef(*B).starts_with("blockIdx"))
                  ? "it depends on " + *B
                  : ""; // blockIdx, blockDim, gridDim: one value per warp
     if (!E->isValueDependent() && E->isIntegerConstantExpr(Text.context()))

@@ -263,16 +263,19 @@ json::Value toJSON(const SharedArrayInfo &S) {
 }
 
 json::Value toJSON(const AtomicUpdateInfo &A) {
-  return json::Object{{"function", A.Function},
-                      {"location", A.Location},
-                      {"base", strOrNull(A.Base)},
-                      {"element_type", A.ElementType},
-                      {"integer_element", A.IntegerElement},
-                      {"result_used", A.ResultUsed},
-                      {"index_bound", optInt(A.IndexBound)},
-                      {"index_bound_why", strOrNull(A.IndexBoundWhy)},
-                      {"value_type", A.ValueType},
-                      {"uniform_target_why", strOrNull(A.UniformTargetWhy)}};
+  return json::Object{
+      {"function", A.Function},
+      {"location", A.Location},
+      {"base", strOrNull(A.Base)},
+      {"element_type", A.ElementType},
+      {"integer_element", A.IntegerElement},
+      {"result_used", A.ResultUsed},
+      {"index_bound", optInt(A.IndexBound)},
+      {"index_bound_why", strOrNull(A.IndexBoundWhy)},
+      {"value_type", A.ValueType},
+      {"uniform_target_why", strOrNull(A.UniformTargetWhy)},
+      {"launch_uniform_target_why", strOrNull(A.LaunchUniformTargetWhy)},
+      {"target_param", strOrNull(A.TargetParam)}};
 }
 
 json::Value toJSON(const BlockCoupling &C) {

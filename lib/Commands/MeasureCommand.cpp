@@ -203,6 +203,9 @@ int runMeasure(const MeasureRequest &Req, const ParsedFile &PF,
     Report["variant"] = runJSON(Ev.Variant);
     Verified = Ev.Verified;
     Rejection = Ev.Rejection;
+    std::vector<std::string> Widened = widenedTolerances(Ev.Original, Model, E);
+    Report["tolerances"] =
+        json::Array(std::vector<json::Value>(Widened.begin(), Widened.end()));
     json::Object Speedups;
     for (const auto &[K, T] : Ev.Original.Timings) {
       auto It = Ev.Variant.Timings.find(K);

@@ -270,6 +270,8 @@ int runTuneCommand(const TuneRequest &Req, const ParsedFile &PF,
   if (O.Candidate && O.Confirmed.Verified) {
     const Evaluation &C = O.Confirmed.Detail;
     Rep.ConfirmRuns = O.Runs;
+    Rep.Tolerances = widenedTolerances(C.Original, Ctx.Model,
+                                       (*S)->evaluator().options().Eval);
     if (std::optional<double> Ms = O.originalMs())
       Rep.OriginalMs = *Ms;
     Rep.OriginalSpreadMs = totalSpreadMs(C.Original);

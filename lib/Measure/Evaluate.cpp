@@ -1,4 +1,6 @@
 #include "cro/Measure/Evaluate.h"
+#include "cro/Measure/AtomicSumTolerance.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
@@ -322,8 +324,11 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
     const CaptureRecord &A = Original.Captures[I];
     ElementKind Kind = kindOf(A, Model);
     Tolerance Tol = Tolerance::defaultFor(Kind);
+    std::optional<AtomicSumTolerance> Sum;
     if (Opts.RelTol && Kind != ElementKind::Exact)
       Tol.RelTol = *Opts.RelTol;
+    else if ((Sum = atomicSumTolerance(A, Model, Kind, Tol.RelTol)))
+      Tol.RelTol = Sum->RelTol;
     auto Known = Opts.OriginalNoise.find(captureKey(A));
     double Noise = Known == Opts.OriginalNoise.end() ? 0.0 : Known->second;
     if (Kind != ElementKind::Exact)
@@ -339,6 +344,8 @@ std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
       if (Noise > 0)
         Varies << "; the original itself varies by up to " << Noise
                << " of the largest value between runs";
+      if (Sum)
+        Varies << "; " << Sum->Why;
       Problems[I] = "output differs from the original's (" + whereOf(A) + ", " +
                     std::to_string(C->Mismatches) + " of " +
                     std::to_string(C->Elements) +
@@ -400,6 +407,22 @@ void finish(ProgramRun &P) {
 }
 
 } // namespace
+
+std::vector<std::string> widenedTolerances(const ProgramRun &Original,
+                                           const KernelModel &Model,
+                                           const EvaluateOptions &Opts) {
+  std::vector<std::string> Notes;
+  if (Opts.RelTol)
+    return Notes;
+  for (const CaptureRecord &C : Original.Captures) {
+    ElementKind Kind = kindOf(C, Model);
+    std::optional<AtomicSumTolerance> Sum =
+        atomicSumTolerance(C, Model, Kind, Tolerance::defaultFor(Kind).RelTol);
+    if (Sum && !llvm::is_contained(Notes, Sum->Why))
+      Notes.push_back(Sum->Why);
+  }
+  return Notes;
+}
 
 Evaluation evaluate(const std::string &OriginalExe,
                     const std::string &VariantExe, const KernelModel &Model,

@@ -195,6 +195,8 @@ json::Value toJSON(const TuningReport &R) {
       {"min_gain", R.MinGain},
       {"objective", R.Objective},
       {"decision", R.Decision},
+      {"tolerances", json::Array(std::vector<json::Value>(R.Tolerances.begin(),
+                                                          R.Tolerances.end()))},
       {"best_config", R.BestConfig},
       {"best_sequence", json::Array(std::vector<json::Value>(
                             R.BestSequence.begin(), R.BestSequence.end()))},
@@ -228,6 +230,10 @@ std::string toMarkdown(const TuningReport &R) {
                 R.MinGain)
      << "\n";
   OS << "\n## Result\n\n" << R.Decision << "\n\n";
+  for (const std::string &T : R.Tolerances)
+    OS << "- Verification: " << T << "\n";
+  if (!R.Tolerances.empty())
+    OS << "\n";
   OS << formatv("| | median | spread (IQR) |\n|---|---|---|\n| original | "
                 "{0:f4} ms | {1:f4} ms |\n",
                 R.OriginalMs, R.OriginalSpreadMs);
@@ -302,6 +308,8 @@ std::string toHTML(const TuningReport &R) {
             .str()
      << ".</p>\n";
   OS << "<h2>Result</h2><p id=\"decision\">" << html(R.Decision) << "</p>\n";
+  for (const std::string &T : R.Tolerances)
+    OS << "<p class=\"tolerance\">Verification: " << html(T) << "</p>\n";
   OS << "<table id=\"result\"><tr><th></th><th>median</th><th>spread "
         "(IQR)</th></tr>"
      << formatv("<tr><td>original</td><td>{0:f4} ms</td><td>{1:f4} "

@@ -353,6 +353,82 @@ TEST(Verify, OriginalNoiseCoversEveryLaunchOnTheSameParameters) {
   EXPECT_EQ(Sets.count({"sum", 1, 2}), 1u);
 }
 
+TEST(Verify, LaunchWideFloatAtomicSumsGetSqrtTermsTolerance) {
+  // dot(a, b, result): parameter 2 is updated by atomicAdd(result, a[i] *
+  // b[i]) in every thread. 16 Mi threads: a reordered sum may differ by
+  // sqrt(2^24) * 2^-24 = 2^-12 (2.44e-4) of the value; the default 1e-4
+  // would reject 1.5e-4 (dot_atomic on the H100: 419655.6 vs 419718.6).
+  FloatCaptures F("dot", 3);
+  KernelModel &Model = F.Model;
+  KernelInfo &K = Model.Kernels[0];
+  K.Params[2].Name = "result";
+  K.Params[2].Atomic = true;
+  AtomicUpdateInfo U;
+  U.Function = "atomicAdd";
+  U.ValueType = "float";
+  U.TargetParam = "result";
+  U.UniformTargetWhy = "";
+  U.LaunchUniformTargetWhy = "";
+  K.Atomics.push_back(U);
+  auto Run = [&](const std::string &Name, float V, uint64_t Threads) {
+    ProgramRun R;
+    R.Ok = true;
+    CaptureRecord C{"dot", 0, 0, {2}, 4, F.write(Name, {V})};
+    C.Threads = Threads;
+    R.Captures.push_back(C);
+    return R;
+  };
+  EvaluateOptions Opts;
+  ProgramRun O = Run("o", 419655.562f, 1u << 24);
+  EXPECT_EQ(verify(O, Run("v", 419718.562f, 1u << 24), Model, Opts), "");
+  std::vector<std::string> Notes = widenedTolerances(O, Model, Opts);
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_NE(Notes[0].find("16777216 float atomicAdd terms"), std::string::npos)
+      << Notes[0];
+  // 3e-4 is beyond sqrt(T) units in the last place: rejected, and the
+  // reason names the tolerance it was held to.
+  std::string Why = verify(O, Run("w", 419781.5f, 1u << 24), Model, Opts);
+  EXPECT_NE(Why.find("sqrt(terms)"), std::string::npos) << Why;
+  // A launch of 1 Mi threads: sqrt(T) u = 6.1e-5 is below the default,
+  // which holds.
+  ProgramRun Small = Run("s", 419655.562f, 1u << 20);
+  EXPECT_NE(verify(Small, Run("sv", 419718.562f, 1u << 20), Model, Opts), "");
+  EXPECT_TRUE(widenedTolerances(Small, Model, Opts).empty());
+  // Threads unknown (an older measurement library): the default.
+  EXPECT_NE(
+      verify(Run("u", 419655.562f, 0), Run("uv", 419718.562f, 0), Model, Opts),
+      "");
+  // The user's --rtol is used as given.
+  EvaluateOptions Strict;
+  Strict.RelTol = 1e-4;
+  EXPECT_NE(verify(O, Run("r", 419718.562f, 1u << 24), Model, Strict), "");
+  EXPECT_TRUE(widenedTolerances(O, Model, Strict).empty());
+  // Per-block sums (&out[blockIdx.x]) or a scatter: each element sums far
+  // fewer terms than the launch has threads; an integer sum is exact; an
+  // atomicMax is not a sum. Each keeps the default.
+  for (int Case = 0; Case < 3; ++Case) {
+    KernelModel M = Model;
+    AtomicUpdateInfo &A = M.Kernels[0].Atomics[0];
+    if (Case == 0)
+      A.LaunchUniformTargetWhy = "it depends on blockIdx.x";
+    else if (Case == 1)
+      A.ValueType = "unsigned int";
+    else
+      A.Function = "atomicMax";
+    EXPECT_NE(verify(O, Run("c" + std::to_string(Case), 419718.562f, 1u << 24),
+                     M, Opts),
+              "")
+        << Case;
+  }
+  // Another atomic through the same parameter that is not launch-wide
+  // takes the allowance away from the buffer.
+  KernelModel Mixed = Model;
+  AtomicUpdateInfo Scatter = U;
+  Scatter.LaunchUniformTargetWhy = "it depends on threadIdx.x";
+  Mixed.Kernels[0].Atomics.push_back(Scatter);
+  EXPECT_NE(verify(O, Run("m", 419718.562f, 1u << 24), Mixed, Opts), "");
+}
+
 TEST(Statistics, MedianSpreadAndNoise) {
   Summary S = summarize({5, 1, 3, 2, 4});
   EXPECT_EQ(S.Median, 3);

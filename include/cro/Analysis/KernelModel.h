@@ -368,8 +368,13 @@ struct AtomicUpdateInfo {
   std::string Function; ///< "atomicAdd", "atomicMax", ...
   std::string Location;
   /// The pointer parameter updated, when the target is written
-  /// `&param[index]` (else "").
+  /// `&param[index]` in the user's file outside macros (else ""): what a
+  /// rewrite of the call can re-spell.
   std::string Base;
+  /// The pointer parameter the target address points into, however
+  /// spelled (`p`, `&p[i]`, `p + i`, a local alias of those, through
+  /// macros); "" when it is none (a member, a pointer read from memory).
+  std::string TargetParam;
   std::string ElementType; ///< the element's type, e.g. "unsigned int"
   bool IntegerElement = false;
   SourceSpan BaseSpan;    ///< the parameter's name inside the call
@@ -393,6 +398,11 @@ struct AtomicUpdateInfo {
   /// blockIdx/blockDim/gridDim and locals initialized from those, reading no
   /// memory; else why not.
   std::string UniformTargetWhy = "not analyzed";
+  /// "" when the updated address is the same in every thread of the launch
+  /// (as UniformTargetWhy, and not computed from blockIdx either:
+  /// `atomicAdd(sum, v)`), so one element receives every thread's update;
+  /// else why not.
+  std::string LaunchUniformTargetWhy = "not analyzed";
 };
 
 /// A use, in a kernel's body, of a compile-time value that also sets the

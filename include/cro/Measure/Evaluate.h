@@ -202,6 +202,13 @@ CaptureKey captureKey(const CaptureRecord &C);
 std::string verify(const ProgramRun &Original, const ProgramRun &Variant,
                    const KernelModel &Model, const EvaluateOptions &Opts);
 
+/// The tolerances verify() widens for the original's captures beyond the
+/// element type's default (AtomicSumTolerance.h), one sentence each,
+/// without repeats: what a report says about how outputs were compared.
+std::vector<std::string> widenedTolerances(const ProgramRun &Original,
+                                           const KernelModel &Model,
+                                           const EvaluateOptions &Opts);
+
 Evaluation evaluate(const std::string &OriginalExe,
                     const std::string &VariantExe, const KernelModel &Model,
                     const EvaluateOptions &Opts);

@@ -52,6 +52,9 @@ struct TuningReport {
   /// What the times measure: "program" or "per-launch" (Evaluate.h).
   std::string Objective = "program";
   std::string Decision; ///< one sentence: what was written, and why
+  /// Outputs compared at a tolerance other than their type's default, one
+  /// sentence each (Evaluate.h's widenedTolerances).
+  std::vector<std::string> Tolerances;
   std::string BestConfig;
   std::vector<std::string> BestSequence; ///< one line per kernel
   std::vector<ReportEvaluation> Evaluations;

@@ -211,6 +211,9 @@ struct Allocation {
 struct PendingLaunch {
   std::string Kernel;
   int Index = 0;
+  /// Threads the launch starts (grid times block): how many terms a sum
+  /// the kernel accumulates through atomics can have.
+  unsigned long long Threads = 0;
   std::vector<Allocation> Allocs;
   std::vector<size_t> ParamSizes;
 };
@@ -303,7 +306,8 @@ bool capture(PendingLaunch &P) {
     emit("{\"event\":\"capture\",\"kernel\":\"" + jsonEscape(P.Kernel) +
          "\",\"launch\":" + std::to_string(P.Index) +
          ",\"allocation\":" + std::to_string(I) + ",\"args\":[" + Args +
-         "],\"bytes\":" + std::to_string(A.Size) + ",\"checksum\":\"" + Sum +
+         "],\"threads\":" + std::to_string(P.Threads) +
+         ",\"bytes\":" + std::to_string(A.Size) + ",\"checksum\":\"" + Sum +
          "\",\"file\":\"" + jsonEscape(File) + "\"}");
   }
   return true;
@@ -316,6 +320,19 @@ struct Relauncher {
   CUstream Stream;
   void **Params, **Extra;
   const CUlaunchConfig *Config = nullptr; // cuLaunchKernelEx
+  /// The launch's grid, block and dynamic shared memory, from whichever
+  /// call made it.
+  void dims(unsigned G[3], unsigned B[3], unsigned &Bytes) const {
+    if (Config) {
+      G[0] = Config->gridDimX, G[1] = Config->gridDimY, G[2] = Config->gridDimZ;
+      B[0] = Config->blockDimX, B[1] = Config->blockDimY,
+      B[2] = Config->blockDimZ;
+      Bytes = Config->sharedMemBytes;
+    } else {
+      std::copy(Grid, Grid + 3, G), std::copy(Block, Block + 3, B);
+      Bytes = Smem;
+    }
+  }
   CUresult launch() const {
     if (Config)
       return cuLaunchKernelEx(Config, F, Params, Extra);
@@ -390,16 +407,7 @@ bool replay(PendingLaunch &P, const Relauncher &L) {
     T += (T.empty() ? "" : ",") + std::string(Buf);
   }
   unsigned G[3], B[3], Smem;
-  if (L.Config) {
-    G[0] = L.Config->gridDimX, G[1] = L.Config->gridDimY,
-    G[2] = L.Config->gridDimZ;
-    B[0] = L.Config->blockDimX, B[1] = L.Config->blockDimY,
-    B[2] = L.Config->blockDimZ;
-    Smem = L.Config->sharedMemBytes;
-  } else {
-    std::copy(L.Grid, L.Grid + 3, G), std::copy(L.Block, L.Block + 3, B);
-    Smem = L.Smem;
-  }
+  L.dims(G, B, Smem);
   // Registers and theoretical occupancy. The runtime's handle is a CUkernel
   // (lazy loading): get its CUfunction in this context first.
   CUfunction Fn = L.F;
@@ -492,6 +500,9 @@ void CUPTIAPI onDriverCall(void *, CUpti_CallbackDomain Domain,
         Pending = new PendingLaunch;
         Pending->Kernel = Base;
         Pending->Index = Index;
+        unsigned G[3], B[3], Smem;
+        L.dims(G, B, Smem);
+        Pending->Threads = 1ull * G[0] * G[1] * G[2] * B[0] * B[1] * B[2];
         if (!findAllocations(L.F, L.Params, *Pending) ||
             !saveState(*Pending, /*AfterLaunch=*/false)) {
           releaseState(*Pending);
