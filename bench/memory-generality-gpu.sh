@@ -71,6 +71,7 @@ TESTS=(
   "test/transforms/shared-stage-branches.cu|{\"wave_step.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-clamped.cu|{\"sharpen.shared_stage\": \"halo\", \"smooth_line.shared_stage\": \"halo\", \"edge_x.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-choice.cu|{\"gradient_mag.shared_stage\": \"halo\", \"reflect_smooth.shared_stage\": \"halo\"}"
+  "test/transforms/shared-stage-bounds-checked.cu|{\"blur.shared_stage\": \"halo\", \"taps_1d.shared_stage\": 32, \"box_sum.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-strip.cu|{\"strip_transpose.shared_stage\": \"tile\", \"strip_transpose.shared_pad\": 1, \"scaled_transpose.shared_stage\": \"tile\", \"pitch_transpose.shared_stage\": \"tile\", \"pitch_transpose.shared_pad\": 1}"
 )
 if [[ $phases == *tests* ]]; then

@@ -120,11 +120,21 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       Bad("is not read as `p[index]`");
       continue;
     }
-    if (!A.Indices[0].Affine) {
+    // Affine at a constant offset from the thread's element, or else a
+    // read whose row and column stay within constant ranges of the
+    // thread's (clamped, chosen, or moved by small loops' variables).
+    std::optional<ElementOffset> D;
+    if (A.Indices[0].Affine)
+      D = elementOffset(A.Indices[0].Form, M, MaxNeighbourReach);
+    if (!D) {
       const ThreadMapping::BoundedRead *B = nullptr;
       for (const ThreadMapping::BoundedRead &R : M.BoundedReads)
         if (R.Offset == A.Span.BeginOffset)
           B = &R;
+      if (!B && A.Indices[0].Affine) {
+        Bad("is not the thread's element or a near neighbour of it");
+        continue;
+      }
       if (!B || B->Row.empty() != !Y) {
         auto Choice = M.UnboundedChoices.find(A.Span.BeginOffset);
         Bad("is read at an index neither affine nor provably near the "
@@ -145,9 +155,7 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       ByArray[A.Base].push_back({&A, 0, 0, B});
       continue;
     }
-    std::optional<ElementOffset> D =
-        elementOffset(A.Indices[0].Form, M, MaxNeighbourReach);
-    if (!D || std::abs(D->DY) > MaxNeighbourReach ||
+    if (std::abs(D->DY) > MaxNeighbourReach ||
         std::abs(D->DX) > MaxNeighbourReach) {
       Bad("is not the thread's element or a near neighbour of it");
       continue;

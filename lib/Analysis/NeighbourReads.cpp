@@ -47,7 +47,7 @@ class BoundedReadFinder {
 public:
   BoundedReadFinder(const SourceText &Text, AffineBuilder &Affine,
                     const ThreadMapping &M)
-      : Text(Text), Affine(Affine), M(M) {}
+      : Text(Text), Affine(Affine), WithLoops(Affine), M(M) {}
 
   void run(ArrayRef<const Stmt *> Work) {
     bool Certain = true;
@@ -73,8 +73,10 @@ private:
       walk(F->getInit(), Certain);
       walk(F->getCond(), Certain);
       std::optional<LoopRange> L = rangeOf(F);
-      if (L)
+      if (L) {
         Loops.push_back(*L);
+        WithLoops.addLoopVariable(L->Var);
+      }
       bool BodyCertain =
           Certain && L && L->Lo <= L->Hi && !hasJump(F->getBody());
       walk(F->getBody(), BodyCertain);
@@ -93,7 +95,11 @@ private:
     }
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       walk(If->getCond(), Certain);
-      walk(If->getThen(), false);
+      // "Certain" is about the iteration where every loop variable is 0:
+      // a bounds check of the neighbour's coordinates (`xx >= 0 && xx < w`)
+      // passes there for a thread inside the guard.
+      walk(If->getThen(), Certain && !If->getConditionVariable() &&
+                              holdsAtCentre(If->getCond()));
       walk(If->getElse(), false);
       return;
     }
@@ -150,8 +156,15 @@ private:
     if (!P || !P->getType()->isPointerType())
       return;
     const Expr *Index = A->getIdx();
+    // Affine indices are the halo planner's own (the thread's element moved
+    // by constants); moved by small loops' variables (`in[(y + dy) * w + x
+    // + dx]`, `in[y * w + x + dx]`), which are not affine variables, an
+    // index is a range like any other here.
     if (Affine.build(Index).Form)
-      return; // the affine neighbours are the halo planner's own
+      return;
+    if (std::optional<AffineExpr> F = WithLoops.build(Index).Form)
+      if (movedByLoops(*F, Text.span(A->getSourceRange()).BeginOffset, Certain))
+        return;
     const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
     if (!X || M.indexVar("z"))
       return;
@@ -203,6 +216,68 @@ private:
       }
     }
     considerChoice(A, Index);
+  }
+
+  /// F, an affine index, as the thread's element moved by constants and
+  /// by variables of the loops around the read, each scaling a column (1,
+  /// -1) or a row (the row stride, negated): the read's row and column are
+  /// spelled with the index variables and those loop variables. False when
+  /// F is not that.
+  bool movedByLoops(const AffineExpr &F, unsigned ReadAt, bool Certain) {
+    const ThreadIndexVar *X = M.indexVar("x"), *Y = M.indexVar("y");
+    if (!X || M.indexVar("z"))
+      return false;
+    AffineExpr Thread = AffineExpr::constant(F.constantPart());
+    std::vector<std::pair<const LoopRange *, SymPoly>> Moves;
+    for (const auto &[Var, Coef] : F.coefficients()) {
+      const LoopRange *L = nullptr;
+      for (const LoopRange &R : Loops)
+        if (R.Var->getName() == Var)
+          L = &R;
+      if (!L) {
+        Thread = Thread + AffineExpr::variable(Var).scaled(Coef);
+        continue;
+      }
+      if (M.AmbiguousNames.count(Var))
+        return false;
+      Moves.push_back({L, Coef});
+    }
+    std::optional<ElementOffset> At =
+        Moves.empty() ? std::nullopt
+                      : elementOffset(Thread, M, MaxNeighbourReach);
+    if (!At)
+      return false;
+    ThreadMapping::BoundedRead R;
+    R.Offset = ReadAt;
+    R.Stride = At->Stride;
+    R.RowLo = R.RowHi = At->DY;
+    R.ColLo = R.ColHi = At->DX;
+    auto Moved = [](const std::string &Idx, int64_t D) {
+      return D == 0  ? Idx
+             : D > 0 ? Idx + " + " + std::to_string(D)
+                     : Idx + " - " + std::to_string(-D);
+    };
+    R.Col = Moved(X->Name, At->DX);
+    if (Y)
+      R.Row = Moved(Y->Name, At->DY);
+    bool ZeroRuns = true;
+    for (const auto &[L, Coef] : Moves) {
+      std::optional<int64_t> C = Coef.constantValue();
+      bool Col = C && (*C == 1 || *C == -1);
+      bool Row =
+          !Col && Y && (Coef == At->Stride || Coef == At->Stride.negate());
+      if (!Col && !Row)
+        return false;
+      bool Up = Col ? *C == 1 : Coef == At->Stride;
+      int64_t Lo = Up ? L->Lo : -L->Hi, Hi = Up ? L->Hi : -L->Lo;
+      (Col ? R.ColLo : R.RowLo) += Lo;
+      (Col ? R.ColHi : R.RowHi) += Hi;
+      (Col ? R.Col : R.Row) += (Up ? " + " : " - ") + L->Var->getNameAsString();
+      ZeroRuns &= L->Lo <= 0 && 0 <= L->Hi;
+    }
+    R.ReadsCentre = Certain && ZeroRuns && At->DX == 0 && At->DY == 0;
+    Found.push_back(std::move(R));
+    return true;
   }
 
   /// One alternative of a chosen index, or a choice between two.
@@ -467,8 +542,9 @@ private:
   }
 
   /// B >= the index wherever the guard holds: B is the guard's exclusive
-  /// upper bound minus at most one (`h - 1` for `y < h`).
-  bool atOrAbove(const Expr *B, StringRef Idx) {
+  /// upper bound minus at most one (`h - 1` for `y < h`). Above: B > the
+  /// index, B at least the bound itself.
+  bool atOrAbove(const Expr *B, StringRef Idx, bool Above = false) {
     auto It = M.UpperBoundForms.find(Idx.str());
     if (It == M.UpperBoundForms.end())
       return false;
@@ -476,7 +552,51 @@ private:
     std::optional<ThreadMapping::BoundForm> Form =
         F ? boundFormOf(*F) : std::nullopt;
     return Form && Form->Symbol == It->second.Symbol &&
-           Form->Offset >= It->second.Offset - 1;
+           Form->Offset >= It->second.Offset - (Above ? 0 : 1);
+  }
+
+  /// Cond holds, for a thread inside the guard, in the iteration where
+  /// every loop variable is 0: a conjunction of comparisons of a coordinate
+  /// that is then the thread's own index (`xx` = x + dx, `y + dy`) with a
+  /// bound that index satisfies -- at most 0 below (a thread index is never
+  /// negative), the guard's upper bound above (`xx < w` where the guard
+  /// gives x < w).
+  bool holdsAtCentre(const Expr *Cond) {
+    const auto *B = dyn_cast<BinaryOperator>(stripCasts(Cond));
+    if (!B)
+      return false;
+    if (B->getOpcode() == BO_LAnd)
+      return holdsAtCentre(B->getLHS()) && holdsAtCentre(B->getRHS());
+    if (!B->isRelationalOp())
+      return false;
+    for (const ThreadIndexVar &V : M.IndexVars) {
+      // Coordinate on the left: c < b, c <= b, c > b, c >= b; on the
+      // right the same with the comparison reversed.
+      for (bool Left : {true, false}) {
+        const Expr *C = Left ? B->getLHS() : B->getRHS();
+        const Expr *Other = Left ? B->getRHS() : B->getLHS();
+        std::optional<Range> At = offsetOf(C, V.Name, true);
+        if (!At || At->Lo != 0 || At->Hi != 0)
+          continue;
+        BinaryOperatorKind Op =
+            Left ? B->getOpcode()
+                 : BinaryOperator::reverseComparisonOp(B->getOpcode());
+        std::optional<Range> R = range(Other, V.Name, true, 0);
+        switch (Op) {
+        case BO_LT:
+          return atOrAbove(Other, V.Name, /*Above=*/true);
+        case BO_LE:
+          return atOrAbove(Other, V.Name);
+        case BO_GE:
+          return atOrBelow(Other, R);
+        case BO_GT:
+          return R && !R->Relative && R->Hi <= -1;
+        default:
+          return false;
+        }
+      }
+    }
+    return false;
   }
 
   /// B <= the index: a constant at most 0 (a thread index is never
@@ -487,6 +607,10 @@ private:
 
   const SourceText &Text;
   AffineBuilder &Affine;
+  /// Affine, with the variables of the counted loops seen so far as
+  /// variables of the forms (movedByLoops takes only those of the loops
+  /// around the read).
+  AffineBuilder WithLoops;
   const ThreadMapping &M;
   std::vector<LoopRange> Loops;
   std::string ChoiceWhy;

@@ -570,9 +570,11 @@ struct ThreadMapping {
     std::string Row, Col; ///< R and C as written (Row "" for a 1-D index)
     SymPoly Stride;       ///< S's value; zero for a 1-D index
     int64_t RowLo = 0, RowHi = 0, ColLo = 0, ColHi = 0; ///< R - y, C - x
-    /// Every iteration of the loops around the read runs, on every path
-    /// through the work, and where their variables are 0 the read is the
-    /// thread's own element (R == y, C == x).
+    /// The iteration of the loops around the read where their variables
+    /// are 0 runs on every path through the work for a thread inside the
+    /// guard, performs the read (conditions around it hold there: a bounds
+    /// check of the neighbour's coordinates), and reads the thread's own
+    /// element (R == y, C == x).
     bool ReadsCentre = false;
   };
   std::vector<BoundedRead> BoundedReads;
