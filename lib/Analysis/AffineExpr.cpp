@@ -205,7 +205,16 @@ std::string termCText(const SymPoly &Coef, const std::string &Var) {
     Factors.insert(Factors.end(), Mono.begin(), Mono.end());
     if (!Var.empty())
       Factors.push_back(Var);
-    std::string T = (Factors.size() > 1 ? "(long long)" : "") + Factors[0];
+    // A product, or a subtracted variable, is computed in signed 64 bits:
+    // `- threadIdx.x` (or an unsigned parameter) in unsigned arithmetic
+    // wraps, and a wrapped value widened by a later long long term stays
+    // 2^32 too large.
+    bool Symbolic = !Mono.empty() || !Var.empty();
+    bool Wide = Factors[0].rfind("(long long)", 0) == 0; // cast already
+    std::string T =
+        (!Wide && (Factors.size() > 1 || (C < 0 && Symbolic)) ? "(long long)"
+                                                              : "") +
+        Factors[0];
     for (size_t I = 1; I < Factors.size(); ++I)
       T += " * " + Factors[I];
     Out += (C < 0 ? " - " : " + ") + T;

@@ -129,7 +129,7 @@ int main() {
 // CHECK:          if (whole_vector) {
 // CHECK-NEXT:       for (k = 1; k < nz - 1; ++k) {
 // CHECK-NEXT:         if (reinterpret_cast<unsigned long long>(out + ((long long)i_first + (long long)nx * j + (long long)plane * k)) % sizeof(float4) == 0 &&
-// CHECK-NEXT:             reinterpret_cast<unsigned long long>(in + ((long long)i_first + (long long)nx * j + (long long)plane * k - plane)) % sizeof(float4) == 0 &&
+// CHECK-NEXT:             reinterpret_cast<unsigned long long>(in + ((long long)i_first + (long long)nx * j + (long long)plane * k - (long long)plane)) % sizeof(float4) == 0 &&
 // CHECK:                real out_v[4];
 // CHECK:                #pragma unroll
 // CHECK-NEXT:           for (int lane = 0; lane < 4; ++lane) {

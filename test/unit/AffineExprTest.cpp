@@ -55,3 +55,19 @@ TEST(AffineExpr, SymbolicConstantsArePrintedInParentheses) {
                                       SymPoly::constant(3));
   EXPECT_EQ(E.str(), "threadIdx.x + (-a + 3)");
 }
+
+TEST(AffineExpr, SubtractedVariablesAreWrittenSigned) {
+  // `- threadIdx.x` in unsigned arithmetic wraps; widened by a later long
+  // long term the index would be 2^32 too large. Subtracted variables and
+  // products are cast to long long, constants and added single variables
+  // are left as they are, and a factor that is already a long long cast is
+  // not cast twice.
+  EXPECT_EQ(termCText(SymPoly::constant(-1), "threadIdx.x"),
+            " - (long long)threadIdx.x");
+  EXPECT_EQ(termCText(SymPoly::constant(1), "threadIdx.x"), " + threadIdx.x");
+  EXPECT_EQ(termCText(SymPoly::symbol("n").negate(), ""), " - (long long)n");
+  EXPECT_EQ(termCText(SymPoly::constant(-3), ""), " - 3");
+  EXPECT_EQ(termCText(SymPoly::constant(-2), "i"), " - (long long)2 * i");
+  EXPECT_EQ(termCText(SymPoly::constant(-1), "(long long)(threadIdx.y + r)"),
+            " - (long long)(threadIdx.y + r)");
+}

@@ -90,7 +90,8 @@ std::optional<int64_t> constantDifference(const AffineExpr &A,
                                           const AffineExpr &B);
 
 /// C text of Coef * Var (Var "" for the constant) as terms to append, each
-/// product computed in 64 bits: " + (long long)ny * i", " - 1". A rewrite
+/// product and each subtracted variable computed in 64 bits: " + (long
+/// long)ny * i", " - (long long)threadIdx.x", " - 1". A rewrite
 /// writes an index the model computed this way, in the variables in scope
 /// where it goes, without the original's narrower intermediate types.
 std::string termCText(const SymPoly &Coef, const std::string &Var);
