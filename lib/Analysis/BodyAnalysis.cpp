@@ -157,7 +157,10 @@ public:
     if (!WalkUpFromIfStmt(S) || !traverseHead(S))
       return false;
     return skippable(S, [&] {
-      return TraverseStmt(S->getThen()) && TraverseStmt(S->getElse());
+      ThenConditions.push_back(S->getCond());
+      bool Ok = TraverseStmt(S->getThen());
+      ThenConditions.pop_back();
+      return Ok && TraverseStmt(S->getElse());
     });
   }
   bool TraverseConditionalOperator(ConditionalOperator *S,
@@ -874,12 +877,68 @@ private:
     }
     if (const ParmVarDecl *P = pointerParamOf(C->getArg(0)))
       A.TargetParam = P->getNameAsString();
+    for (const Expr *Cond : ThenConditions)
+      fixedThreadDims(Cond, A.FixedThreadDims);
     Info.Atomics.push_back(std::move(A));
   }
 
   /// "" when E has the same value in every thread of a warp whenever they
   /// evaluate it together (see AtomicUpdateInfo::UniformTargetWhy), else
   /// why not.
+  /// The dimensions d for which Cond, a conjunction, requires threadIdx.d
+  /// to equal a constant (`threadIdx.x == 0`, `tid == 0` with `int tid =
+  /// threadIdx.x;` unchanged): where it holds, one thread of the block
+  /// along d.
+  void fixedThreadDims(const Expr *Cond, std::vector<std::string> &Dims) {
+    const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    if (!B)
+      return;
+    if (B->getOpcode() == BO_LAnd) {
+      fixedThreadDims(B->getLHS(), Dims);
+      fixedThreadDims(B->getRHS(), Dims);
+      return;
+    }
+    if (B->getOpcode() != BO_EQ)
+      return;
+    for (auto [Idx, Other] : {std::pair(B->getLHS(), B->getRHS()),
+                              std::pair(B->getRHS(), B->getLHS())}) {
+      std::optional<std::string> D = threadIdxDim(Idx, 0);
+      if (D && !Other->isValueDependent() &&
+          Other->isIntegerConstantExpr(Text.context()) &&
+          !llvm::is_contained(Dims, *D))
+        Dims.push_back(*D);
+    }
+  }
+
+  /// "x" when E is threadIdx.x, or a local initialized from it that the
+  /// kernel does not change (through integer conversions); likewise y, z.
+  std::optional<std::string> threadIdxDim(const Expr *E, unsigned Depth) {
+    if (Depth > 4)
+      return std::nullopt;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+      if (CE->getType()->isIntegerType())
+        return threadIdxDim(CE->getSubExpr(), Depth);
+    if (std::optional<std::string> B = cudaBuiltinName(E)) {
+      StringRef N(*B);
+      if (N.consume_front("threadIdx."))
+        return N.str();
+      return std::nullopt;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+        !V->getType()->isIntegerType())
+      return std::nullopt;
+    if (!KernelModifiedKnown) {
+      KernelModified = modifiedVariables(Kernel->getBody());
+      KernelModifiedKnown = true;
+    }
+    if (KernelModified.count(V))
+      return std::nullopt;
+    return threadIdxDim(V->getInit(), Depth + 1);
+  }
+
   /// uniformWhy asks for one value in the whole launch, not per warp:
   /// blockIdx varies too.
   bool AcrossBlocks = false;
@@ -1172,6 +1231,9 @@ private:
   unsigned InLambda = 0; ///< inside a lambda expression of the body
   std::vector<size_t> OpenLoops;
   std::vector<SourceSpan> Skippers; ///< enclosing constructs, innermost last
+  /// The conditions of the enclosing ifs whose then-branch is being
+  /// traversed, innermost last.
+  std::vector<const Expr *> ThenConditions;
   /// Written access -> the expression that stores it (AccessInfo::StoredAt).
   std::map<const Expr *, const Expr *> WriterOf;
   DenseMap<const Stmt *, const LoopHintAttr *> UnrollHints;

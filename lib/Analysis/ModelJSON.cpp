@@ -275,7 +275,8 @@ json::Value toJSON(const AtomicUpdateInfo &A) {
       {"value_type", A.ValueType},
       {"uniform_target_why", strOrNull(A.UniformTargetWhy)},
       {"launch_uniform_target_why", strOrNull(A.LaunchUniformTargetWhy)},
-      {"target_param", strOrNull(A.TargetParam)}};
+      {"target_param", strOrNull(A.TargetParam)},
+      {"fixed_thread_dims", strings(A.FixedThreadDims)}};
 }
 
 json::Value toJSON(const BlockCoupling &C) {

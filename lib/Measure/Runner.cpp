@@ -90,6 +90,7 @@ void parseInjectionOutput(StringRef Text, RunResult &R) {
       C.Launch = O->getInteger("launch").value_or(0);
       C.Allocation = O->getInteger("allocation").value_or(0);
       C.Threads = O->getInteger("threads").value_or(0);
+      readDims(*O, "block", C.Block);
       C.Bytes = O->getInteger("bytes").value_or(0);
       C.Checksum = O->getString("checksum").value_or("").str();
       C.File = O->getString("file").value_or("").str();

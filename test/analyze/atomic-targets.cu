@@ -53,6 +53,27 @@ __global__ void scatter_add(const int *keys, const float *v, float *out,
     atomicAdd(out + keys[i], v[i]);
 }
 
+// A block's tree, then one thread adds the block's sum: one term per
+// block along x.
+// CHECK-DAG: kernels[4].atomics[0].fixed_thread_dims[0] = "x"
+// CHECK-DAG: kernels[4].atomics[0].launch_uniform_target_why = null
+// CHECK-DAG: kernels[4].atomics[0].target_param = "total"
+// CHECK-DAG: kernels[0].atomics[0].fixed_thread_dims = []
+__global__ void tree_sum(const float *v, float *total, int n) {
+  __shared__ float buf[256];
+  const unsigned lane_in_block = threadIdx.x;
+  int i = blockIdx.x * 256 + threadIdx.x;
+  buf[lane_in_block] = i < n ? v[i] : 0.f;
+  __syncthreads();
+  for (int s = 128; s > 0; s /= 2) {
+    if (lane_in_block < s)
+      buf[lane_in_block] += buf[lane_in_block + s];
+    __syncthreads();
+  }
+  if (0 == lane_in_block && n > 0)
+    atomicAdd(total, buf[0]);
+}
+
 int main() {
   float *f = nullptr;
   double *d = nullptr;
@@ -61,5 +82,6 @@ int main() {
   block_sums<<<4, 256>>>(f, f, 1024);
   second_moment<<<4, 256>>>(d, d, 1024);
   scatter_add<<<4, 256>>>(k, f, f, 1024);
+  tree_sum<<<4, 256>>>(f, f, 1024);
   return 0;
 }

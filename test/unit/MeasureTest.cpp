@@ -420,6 +420,20 @@ TEST(Verify, LaunchWideFloatAtomicSumsGetSqrtTermsTolerance) {
               "")
         << Case;
   }
+  // After a block's tree, one thread of each 256-thread block adds
+  // (`if (threadIdx.x == 0)`): 65536 terms, sqrt(T) u = 1.5e-5, below the
+  // default, which holds. With the block's extents unknown (an older
+  // library) every thread counts.
+  {
+    KernelModel PerBlock = Model;
+    PerBlock.Kernels[0].Atomics[0].FixedThreadDims = {"x"};
+    ProgramRun B = Run("b", 419655.562f, 1u << 24);
+    B.Captures[0].Block[0] = 256, B.Captures[0].Block[1] = 1,
+    B.Captures[0].Block[2] = 1;
+    EXPECT_NE(verify(B, Run("bv", 419718.562f, 1u << 24), PerBlock, Opts), "");
+    EXPECT_TRUE(widenedTolerances(B, PerBlock, Opts).empty());
+    EXPECT_EQ(verify(O, Run("bu", 419718.562f, 1u << 24), PerBlock, Opts), "");
+  }
   // Another atomic through the same parameter that is not launch-wide
   // takes the allowance away from the buffer.
   KernelModel Mixed = Model;

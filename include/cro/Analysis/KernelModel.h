@@ -403,6 +403,10 @@ struct AtomicUpdateInfo {
   /// `atomicAdd(sum, v)`), so one element receives every thread's update;
   /// else why not.
   std::string LaunchUniformTargetWhy = "not analyzed";
+  /// The thread dimensions an enclosing `if` fixes to one value where it
+  /// runs (`if (threadIdx.x == 0)`, `if (tid == 0)`): along those, one
+  /// thread of each block performs the update.
+  std::vector<std::string> FixedThreadDims;
 };
 
 /// A use, in a kernel's body, of a compile-time value that also sets the

@@ -21,9 +21,13 @@
 // rounding argument gives. Below about 2.8 million float terms the default
 // 1e-4 is the larger and nothing changes.
 //
-// Only where the model shows the pattern: every atomic update through the
-// captured buffer's parameter is an atomicAdd of a float or double whose
-// address is the same in every thread of the launch (AtomicUpdateInfo's
+// The terms are one per thread of the launch, or one per block along the
+// dimensions an `if` around every such update fixes (`if (threadIdx.x ==
+// 0) atomicAdd(out, partial[0])` after a block's shared-memory tree: one
+// term per block; the tree's own rounding grows like log2 of the block,
+// far less). Only where the model shows the pattern: every atomic update
+// through the captured buffer's parameter is an atomicAdd of a float or double
+// whose address is the same in every thread of the launch (AtomicUpdateInfo's
 // LaunchUniformTargetWhy empty). Per-block sums (`&out[blockIdx.x]`) and
 // scattered atomics (float histograms, force accumulation) keep the
 // default: their elements sum far fewer terms than the launch has threads.
@@ -43,7 +47,7 @@ namespace cro {
 
 struct AtomicSumTolerance {
   double RelTol = 0;  ///< sqrt(terms) * unit roundoff
-  uint64_t Terms = 0; ///< the launch's threads
+  uint64_t Terms = 0; ///< at most: threads, or blocks (see above)
   std::string Parameter;
   /// One sentence for reports and rejections: what is summed, the
   /// tolerance and why.

@@ -43,9 +43,10 @@ struct CaptureRecord {
   std::string File;
   /// XXH64 of the bytes, 16 hex digits ("" from a library that had none).
   std::string Checksum;
-  /// Threads the launch started (grid times block; 0 from a library that
-  /// did not report it).
+  /// Threads the launch started (grid times block) and its block's extents
+  /// (0 from a library that did not report them).
   uint64_t Threads = 0;
+  unsigned Block[3] = {0, 0, 0};
 };
 
 /// Whether two captures hold the same bytes by their checksums (both

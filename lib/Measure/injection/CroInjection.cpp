@@ -211,9 +211,10 @@ struct Allocation {
 struct PendingLaunch {
   std::string Kernel;
   int Index = 0;
-  /// Threads the launch starts (grid times block): how many terms a sum
-  /// the kernel accumulates through atomics can have.
+  /// Threads the launch starts (grid times block) and its block: how many
+  /// terms a sum the kernel accumulates through atomics can have.
   unsigned long long Threads = 0;
+  unsigned Block[3] = {0, 0, 0};
   std::vector<Allocation> Allocs;
   std::vector<size_t> ParamSizes;
 };
@@ -306,7 +307,9 @@ bool capture(PendingLaunch &P) {
     emit("{\"event\":\"capture\",\"kernel\":\"" + jsonEscape(P.Kernel) +
          "\",\"launch\":" + std::to_string(P.Index) +
          ",\"allocation\":" + std::to_string(I) + ",\"args\":[" + Args +
-         "],\"threads\":" + std::to_string(P.Threads) +
+         "],\"threads\":" + std::to_string(P.Threads) + ",\"block\":[" +
+         std::to_string(P.Block[0]) + "," + std::to_string(P.Block[1]) + "," +
+         std::to_string(P.Block[2]) + "]" +
          ",\"bytes\":" + std::to_string(A.Size) + ",\"checksum\":\"" + Sum +
          "\",\"file\":\"" + jsonEscape(File) + "\"}");
   }
@@ -503,6 +506,7 @@ void CUPTIAPI onDriverCall(void *, CUpti_CallbackDomain Domain,
         unsigned G[3], B[3], Smem;
         L.dims(G, B, Smem);
         Pending->Threads = 1ull * G[0] * G[1] * G[2] * B[0] * B[1] * B[2];
+        std::copy(B, B + 3, Pending->Block);
         if (!findAllocations(L.F, L.Params, *Pending) ||
             !saveState(*Pending, /*AfterLaunch=*/false)) {
           releaseState(*Pending);
