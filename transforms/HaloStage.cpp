@@ -214,20 +214,6 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   // from the row stride instead, stride * y + x, when the stride names only
   // parameters and file-scope names (macros and constants, from headers
   // too, mean the same anywhere).
-  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
-  StringRef FileScope = Before;
-  auto UnknownSymbol = [&](const SymPoly &Stride) -> std::string {
-    for (const auto &[Mono, Coef] : Stride.terms())
-      for (const std::string &Sym : Mono) {
-        StringRef N = StringRef(Sym).split('.').first;
-        bool Known = !findIdentifier(FileScope, 0, FileScope.size(), N).empty();
-        for (const ParamInfo &PI : K.Params)
-          Known |= PI.Name == N && !PI.IsPointer;
-        if (!Known)
-          return Sym;
-      }
-    return "";
-  };
   // The element at stride * y + x, in the width the reads compute their
   // indices in (`size_t index = ...` does not overflow where an int
   // product would).
@@ -245,9 +231,10 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
       P.CenterIndex = X->Name;
       return P;
     }
-    if (std::string Sym = UnknownSymbol(*BoundedStride); !Sym.empty())
-      return Fail("the row stride of '" + Best + "' names '" + Sym +
-                  "', which the tile loader cannot see");
+    if (std::string Why = unwritableSymbol(Ctx, K, *BoundedStride);
+        !Why.empty())
+      return Fail("the row stride of '" + Best + "' names " + Why +
+                  ": the tile loader cannot write it");
     P.CenterIndex = RowMajor(*BoundedStride);
     return P;
   }
@@ -276,10 +263,9 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   } else if (!Local.empty()) {
     SymPoly Stride =
         P.Center->Access->Indices[0].Form.coefficient("threadIdx.y");
-    if (std::string Unknown = UnknownSymbol(Stride); !Unknown.empty())
+    if (std::string Why = unwritableSymbol(Ctx, K, Stride); !Why.empty())
       return Fail("the index of '" + Best + "' reads " + Local +
-                  ", and its row stride '" + Unknown +
-                  "' is not a parameter either");
+                  ", and its row stride names " + Why);
     P.CenterIndex = RowMajor(Stride);
   }
   P.Type = unqualifiedType(P.Center->Access->ElementType);

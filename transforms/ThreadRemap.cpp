@@ -727,6 +727,28 @@ std::optional<SourceSpan> assignedValue(StringRef Src, const AccessInfo &Store,
   return SourceSpan{"", "", At, At + unsigned(Value.size())};
 }
 
+std::string unwritableSymbol(const RewriteContext &Ctx, const KernelInfo &K,
+                             const SymPoly &P) {
+  std::string Before = Ctx.textBefore(K.Span.BeginOffset);
+  for (const auto &[Mono, Coef] : P.terms())
+    for (const std::string &Sym : Mono) {
+      StringRef S(Sym);
+      if (S.starts_with("blockDim.") || S.starts_with("gridDim."))
+        continue;
+      StringRef Name = S.split('.').first;
+      bool Known = !findIdentifier(Before, 0, Before.size(), Name).empty();
+      for (const ParamInfo &PI : K.Params)
+        Known |= PI.Name == Name && !PI.IsPointer;
+      if (!Known)
+        return "'" + Sym +
+               "', which is neither a parameter of the kernel nor a name "
+               "declared before it";
+      if (K.Mapping.AmbiguousNames.count(Name.str()))
+        return "'" + Sym + "', a name the kernel declares for two variables";
+    }
+  return "";
+}
+
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S) {
   return Ctx.Source.slice(S.BeginOffset, S.EndOffset).str();
 }

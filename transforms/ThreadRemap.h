@@ -215,6 +215,17 @@ std::string unqualifiedType(llvm::StringRef Type);
 /// The original text of S.
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S);
 
+/// Why a symbol of P (a coefficient or constant of an affine form the model
+/// built) cannot be written again elsewhere in K's body, as a tile loader
+/// (at the body's start) or a drain (after a loop) spells an index with the
+/// same value: it is neither blockDim/gridDim, a
+/// scalar parameter of K (or a field of one, `g.nx`), nor a name declared
+/// before the kernel; or the kernel declares the name for two variables, so
+/// the spelling may name another. "" when every symbol can be written;
+/// else "'S', which ..." for a refusal to continue.
+std::string unwritableSymbol(const RewriteContext &Ctx, const KernelInfo &K,
+                             const SymPoly &P);
+
 /// When the text of Src from Begin to End is one statement `STORE = value;`
 /// whose left side is the access Store as written: the value's span (no
 /// `;`, no surrounding blanks); nullopt otherwise.

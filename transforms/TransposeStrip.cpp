@@ -15,37 +15,6 @@ namespace {
 const char *const TX = "threadIdx.x", *const TY = "threadIdx.y",
                   *const BX = "blockIdx.x", *const BY = "blockIdx.y";
 
-/// Why a symbol of the store's coefficients cannot be spelled in the
-/// transposed store as it is: it must name the same value there, so a
-/// parameter the kernel never assigns (or a block or grid extent); "" when
-/// every one can.
-std::string symbolRefusal(const KernelInfo &K, const AffineExpr &F) {
-  std::vector<const SymPoly *> Polys{&F.constantPart()};
-  for (const auto &[Var, Coef] : F.coefficients())
-    Polys.push_back(&Coef);
-  for (const SymPoly *P : Polys)
-    for (const auto &[Mono, C] : P->terms())
-      for (const std::string &Sym : Mono) {
-        if (StringRef(Sym).starts_with("blockDim.") ||
-            StringRef(Sym).starts_with("gridDim."))
-          continue;
-        const ParamInfo *Param = nullptr;
-        for (const ParamInfo &PI : K.Params)
-          if (PI.Name == Sym && !PI.IsPointer)
-            Param = &PI;
-        if (!Param)
-          return "the store's index scales by '" + Sym +
-                 "', which is not a parameter of the kernel";
-        if (!Param->ModifiedAt.empty())
-          return "the store's index scales by parameter '" + Sym +
-                 "', which the kernel assigns at " + Param->ModifiedAt;
-        if (K.Mapping.AmbiguousNames.count(Sym))
-          return "the store's index scales by '" + Sym +
-                 "', a name the kernel declares for two variables";
-      }
-  return "";
-}
-
 } // namespace
 
 StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
@@ -159,8 +128,12 @@ StripPlan planTransposeStrip(const RewriteContext &Ctx, const KernelInfo &K) {
                 std::to_string(*T) +
                 " rows of its block's tile in steps of "
                 "the block's rows");
-  if (std::string Why = symbolRefusal(K, F); !Why.empty())
-    return Fail(Why);
+  std::vector<const SymPoly *> Polys{&F.constantPart()};
+  for (const auto &[Var, Coef] : F.coefficients())
+    Polys.push_back(&Coef);
+  for (const SymPoly *Poly : Polys)
+    if (std::string Why = unwritableSymbol(Ctx, K, *Poly); !Why.empty())
+      return Fail("the store's index scales by " + Why);
   // The block's stores move after all its values are computed, so no
   // value may read what a store wrote: the stored array is named only by
   // the store, and every read goes through a pointer parameter the model
