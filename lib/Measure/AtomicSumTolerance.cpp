@@ -89,10 +89,10 @@ std::optional<AtomicSumTolerance> atomicSumTolerance(const CaptureRecord &C,
   R.Parameter = Param;
   R.Why =
       formatv("'{0}' of {1} is a sum of up to {2} {3} atomicAdd terms "
-              "(one per thread) at one address, in the order the GPU "
-              "serves them: compared at a relative tolerance of {4:e2} "
-              "(sqrt(terms) units in the last place) instead of {5:e2}",
-              Param, C.Kernel, C.Threads,
+              "at one address, in the order the GPU serves them: compared "
+              "at a relative tolerance of {4:e2} (sqrt(terms) units in the "
+              "last place) instead of {5:e2}",
+              Param, C.Kernel, Terms,
               Kind == ElementKind::Float32 ? "float" : "double", Tol, Default)
           .str();
   return R;

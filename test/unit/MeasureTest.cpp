@@ -433,6 +433,16 @@ TEST(Verify, LaunchWideFloatAtomicSumsGetSqrtTermsTolerance) {
     EXPECT_NE(verify(B, Run("bv", 419718.562f, 1u << 24), PerBlock, Opts), "");
     EXPECT_TRUE(widenedTolerances(B, PerBlock, Opts).empty());
     EXPECT_EQ(verify(O, Run("bu", 419718.562f, 1u << 24), PerBlock, Opts), "");
+    // 2^26 threads in blocks of 4 along x: 2^24 terms, and the note names
+    // the terms, not the threads.
+    ProgramRun Big = Run("g", 419655.562f, 1u << 26);
+    Big.Captures[0].Block[0] = 4, Big.Captures[0].Block[1] = 1,
+    Big.Captures[0].Block[2] = 1;
+    std::vector<std::string> BigNotes = widenedTolerances(Big, PerBlock, Opts);
+    ASSERT_EQ(BigNotes.size(), 1u);
+    EXPECT_NE(BigNotes[0].find("up to 16777216 float atomicAdd terms"),
+              std::string::npos)
+        << BigNotes[0];
   }
   // Another atomic through the same parameter that is not launch-wide
   // takes the allowance away from the buffer.
