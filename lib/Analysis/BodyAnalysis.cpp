@@ -882,13 +882,11 @@ private:
     Info.Atomics.push_back(std::move(A));
   }
 
-  /// "" when E has the same value in every thread of a warp whenever they
-  /// evaluate it together (see AtomicUpdateInfo::UniformTargetWhy), else
-  /// why not.
   /// The dimensions d for which Cond, a conjunction, requires threadIdx.d
-  /// to equal a constant (`threadIdx.x == 0`, `tid == 0` with `int tid =
-  /// threadIdx.x;` unchanged): where it holds, one thread of the block
-  /// along d.
+  /// to equal a constant: one side of an `==` minus the other is affine
+  /// in threadIdx.d alone with a constant coefficient (`threadIdx.x == 0`,
+  /// `tid == 0` with `int tid = threadIdx.x;` unchanged): where it holds,
+  /// one thread of the block along d.
   void fixedThreadDims(const Expr *Cond, std::vector<std::string> &Dims) {
     const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
     if (!B)
@@ -900,49 +898,27 @@ private:
     }
     if (B->getOpcode() != BO_EQ)
       return;
-    for (auto [Idx, Other] : {std::pair(B->getLHS(), B->getRHS()),
-                              std::pair(B->getRHS(), B->getLHS())}) {
-      std::optional<std::string> D = threadIdxDim(Idx, 0);
-      if (D && !Other->isValueDependent() &&
-          Other->isIntegerConstantExpr(Text.context()) &&
-          !llvm::is_contained(Dims, *D))
-        Dims.push_back(*D);
-    }
-  }
-
-  /// "x" when E is threadIdx.x, or a local initialized from it that the
-  /// kernel does not change (through integer conversions); likewise y, z.
-  std::optional<std::string> threadIdxDim(const Expr *E, unsigned Depth) {
-    if (Depth > 4)
-      return std::nullopt;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
-      if (CE->getType()->isIntegerType())
-        return threadIdxDim(CE->getSubExpr(), Depth);
-    if (std::optional<std::string> B = cudaBuiltinName(E)) {
-      StringRef N(*B);
-      if (N.consume_front("threadIdx."))
-        return N.str();
-      return std::nullopt;
-    }
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
-        !V->getType()->isIntegerType())
-      return std::nullopt;
-    if (!KernelModifiedKnown) {
-      KernelModified = modifiedVariables(Kernel->getBody());
-      KernelModifiedKnown = true;
-    }
-    if (KernelModified.count(V))
-      return std::nullopt;
-    return threadIdxDim(V->getInit(), Depth + 1);
+    std::optional<AffineExpr> L = Affine.build(B->getLHS()).Form;
+    std::optional<AffineExpr> R = Affine.build(B->getRHS()).Form;
+    if (!L || !R)
+      return;
+    AffineExpr D = *L - *R;
+    if (D.coefficients().size() != 1 || !D.constantPart().constantValue())
+      return;
+    const auto &[Var, Coef] = *D.coefficients().begin();
+    StringRef Dim(Var);
+    if (Dim.consume_front("threadIdx.") && Coef.constantValue() &&
+        !llvm::is_contained(Dims, Dim.str()))
+      Dims.push_back(Dim.str());
   }
 
   /// uniformWhy asks for one value in the whole launch, not per warp:
   /// blockIdx varies too.
   bool AcrossBlocks = false;
 
+  /// "" when E has the same value in every thread of a warp whenever they
+  /// evaluate it together (see AtomicUpdateInfo::UniformTargetWhy), else
+  /// why not.
   std::string uniformWhy(const Expr *E, unsigned Depth) {
     if (!E)
       return "it is not an expression";
