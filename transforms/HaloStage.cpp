@@ -213,7 +213,8 @@ HaloPlan planHalo(const RewriteContext &Ctx, const KernelInfo &K) {
   // (`int idx = j * nx + i; src[idx]`), or only near reads, are evaluated
   // from the row stride instead, stride * y + x, when the stride names only
   // parameters and file-scope names (macros and constants, from headers
-  // too, mean the same anywhere).
+  // too, mean the same anywhere) that no local of the kernel shadows
+  // (unwritableSymbol).
   // The element at stride * y + x, in the width the reads compute their
   // indices in (`size_t index = ...` does not overflow where an int
   // product would).

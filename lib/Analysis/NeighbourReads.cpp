@@ -43,6 +43,13 @@ bool hasJump(const Stmt *S) {
   return false;
 }
 
+/// Idx moved by the constant D, as C text: `x`, `x + 1`, `x - 2`.
+std::string movedBy(StringRef Idx, int64_t D) {
+  return D == 0  ? Idx.str()
+         : D > 0 ? Idx.str() + " + " + std::to_string(D)
+                 : Idx.str() + " - " + std::to_string(-D);
+}
+
 class BoundedReadFinder {
 public:
   BoundedReadFinder(const SourceText &Text, AffineBuilder &Affine,
@@ -252,14 +259,9 @@ private:
     R.Stride = At->Stride;
     R.RowLo = R.RowHi = At->DY;
     R.ColLo = R.ColHi = At->DX;
-    auto Moved = [](const std::string &Idx, int64_t D) {
-      return D == 0  ? Idx
-             : D > 0 ? Idx + " + " + std::to_string(D)
-                     : Idx + " - " + std::to_string(-D);
-    };
-    R.Col = Moved(X->Name, At->DX);
+    R.Col = movedBy(X->Name, At->DX);
     if (Y)
-      R.Row = Moved(Y->Name, At->DY);
+      R.Row = movedBy(Y->Name, At->DY);
     bool ZeroRuns = true;
     for (const auto &[L, Coef] : Moves) {
       std::optional<int64_t> C = Coef.constantValue();
@@ -413,12 +415,8 @@ private:
   /// as one `?:` per condition whose alternatives differ (parenthesized
   /// unless Outer).
   std::string spell(const Choice &N, StringRef Idx, bool Row, bool Outer) {
-    if (!N.Cond) {
-      int64_t D = Row ? N.At.DY : N.At.DX;
-      return D == 0  ? Idx.str()
-             : D > 0 ? Idx.str() + " + " + std::to_string(D)
-                     : Idx.str() + " - " + std::to_string(-D);
-    }
+    if (!N.Cond)
+      return movedBy(Idx, Row ? N.At.DY : N.At.DX);
     std::string T = spell(*N.Then, Idx, Row, false),
                 F = spell(*N.Else, Idx, Row, false);
     if (T == F)
