@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "cro/Rewrite/Registry.h"
 #include "BlockSize.h"
+#include "CarryForward.h"
 #include "Coarsen.h"
 #include "LaunchBounds.h"
 #include "NvccFlags.h"
@@ -29,6 +30,8 @@ void registerBuiltinTransforms(TransformRegistry &R) {
   // Before unroll: both insert at a loop's first line, the block that holds
   // scalar-replace's registers must come before unroll's pragma.
   R.add(std::make_unique<ScalarReplace>());
+  // Also before unroll: its register block encloses the loop and its pragma.
+  R.add(std::make_unique<CarryForward>());
   // Also before unroll: it zeroes the sum at the loop's first line.
   R.add(std::make_unique<WarpReduce>());
   R.add(std::make_unique<Unroll>());

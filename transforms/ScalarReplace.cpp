@@ -82,42 +82,14 @@ private:
       return false;
     const AffineExpr &F = A.Indices[0].Form;
     for (const auto &[Var, Coef] : F.coefficients()) {
-      if (!enclosingCounter(Var, L) &&
+      if (!enclosingCounter(K, Var, L) &&
           !StringRef(Var).starts_with("threadIdx.") &&
           !StringRef(Var).starts_with("blockIdx."))
         return false;
-      if (!fixedForLaunch(Coef))
+      if (!fixedForLaunch(K, Coef))
         return false;
     }
-    return fixedForLaunch(F.constantPart());
-  }
-
-  /// Var is the counter of a loop around L (not L's, not one inside it).
-  bool enclosingCounter(StringRef Var, const LoopInfo &L) const {
-    for (const LoopInfo &O : K.Loops)
-      if (O.InductionVar == Var && O.Id != L.Id &&
-          O.Span.BeginOffset <= L.Span.BeginOffset &&
-          O.Span.EndOffset >= L.Span.EndOffset)
-        return true;
-    return false;
-  }
-
-  bool fixedForLaunch(const SymPoly &P) const {
-    for (const auto &[Mono, C] : P.terms())
-      for (const std::string &Sym : Mono) {
-        StringRef S(Sym);
-        if (S.starts_with("blockDim.") || S.starts_with("gridDim."))
-          continue;
-        bool Fixed = false;
-        for (const TemplateParamInfo &T : K.TemplateParams)
-          Fixed |= T.Kind == "non-type" && T.Name == Sym;
-        for (const ParamInfo &Pm : K.Params)
-          Fixed |= Pm.Name == S.split('.').first && !Pm.IsPointer &&
-                   Pm.ModifiedAt.empty();
-        if (!Fixed)
-          return false;
-      }
-    return true;
+    return fixedForLaunch(K, F.constantPart());
   }
 
   /// Whether an access to Array (a parameter, or memory the model cannot

@@ -777,6 +777,33 @@ std::string indexTerms(const AffineExpr &F, const ThreadMapping &M,
   return Out + termCText(F.constantPart(), "");
 }
 
+bool fixedForLaunch(const KernelInfo &K, const SymPoly &P) {
+  for (const auto &[Mono, C] : P.terms())
+    for (const std::string &Sym : Mono) {
+      StringRef S(Sym);
+      if (S.starts_with("blockDim.") || S.starts_with("gridDim."))
+        continue;
+      bool Fixed = false;
+      for (const TemplateParamInfo &T : K.TemplateParams)
+        Fixed |= T.Kind == "non-type" && T.Name == Sym;
+      for (const ParamInfo &Pm : K.Params)
+        Fixed |= Pm.Name == S.split('.').first && !Pm.IsPointer &&
+                 Pm.ModifiedAt.empty();
+      if (!Fixed)
+        return false;
+    }
+  return true;
+}
+
+bool enclosingCounter(const KernelInfo &K, StringRef Var, const LoopInfo &L) {
+  for (const LoopInfo &O : K.Loops)
+    if (O.InductionVar == Var && O.Id != L.Id &&
+        O.Span.BeginOffset <= L.Span.BeginOffset &&
+        O.Span.EndOffset >= L.Span.EndOffset)
+      return true;
+  return false;
+}
+
 std::string indexText(const AffineExpr &F, const ThreadMapping &M) {
   std::string Out = indexTerms(F, M);
   if (Out.empty())

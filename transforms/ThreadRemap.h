@@ -209,6 +209,16 @@ std::string indexTerms(const AffineExpr &F, const ThreadMapping &M,
 /// indexTerms as an expression: "(long long)n * i + j", "0" for zero.
 std::string indexText(const AffineExpr &F, const ThreadMapping &M);
 
+/// Whether every symbol of P keeps one value for the whole launch:
+/// blockDim, gridDim, a non-type template parameter, or a scalar parameter
+/// (or a field of one) the kernel never changes.
+bool fixedForLaunch(const KernelInfo &K, const SymPoly &P);
+
+/// Var is the counter of a loop of K around L (not L's, not one inside it):
+/// it keeps its value while L runs.
+bool enclosingCounter(const KernelInfo &K, llvm::StringRef Var,
+                      const LoopInfo &L);
+
 /// "const float" -> "float": an element type without its qualifiers.
 std::string unqualifiedType(llvm::StringRef Type);
 

@@ -369,6 +369,17 @@ public:
   }
 
   // --- accesses ------------------------------------------------------------
+  /// Where the expression that stores a written access begins and ends, and
+  /// whether its value is the element as stored.
+  void noteStore(AccessInfo &A, const Expr *Writer) {
+    SourceSpan S = Text.span(Writer->getSourceRange());
+    A.StoredFrom = S.BeginOffset;
+    A.StoredAt = S.EndOffset;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Writer))
+      A.StoreYieldsElement = BO->isAssignmentOp();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(Writer))
+      A.StoreYieldsElement = UO->isPrefix();
+  }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp()) {
       noteModifiedParam(BO->getLHS(), BO);
@@ -422,7 +433,7 @@ public:
     A.CanonicalElementType =
         Element.getCanonicalType().getUnqualifiedType().getAsString();
     if (auto W = WriterOf.find(Key); W != WriterOf.end())
-      A.StoredAt = Text.span(W->second->getSourceRange()).EndOffset;
+      noteStore(A, W->second);
     return true;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
@@ -1081,7 +1092,7 @@ private:
     if (!Skippers.empty())
       A.SkippableBy = Skippers.back();
     if (auto W = WriterOf.find(AccessE); W != WriterOf.end())
-      A.StoredAt = Text.span(W->second->getSourceRange()).EndOffset;
+      noteStore(A, W->second);
     BaseE = stripCasts(BaseE);
     const Expr *AliasOffset = nullptr;
     const VarDecl *V = refVar(BaseE);

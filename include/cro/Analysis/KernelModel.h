@@ -351,6 +351,12 @@ struct AccessInfo {
   /// first), so a thread's accesses are ordered by Span.BeginOffset for
   /// reads and by StoredAt for writes. 0 for a read.
   unsigned StoredAt = 0;
+  /// For a write: where the expression that stores it begins, and whether
+  /// its value is the element as stored (a built-in `=`, `op=`, or prefix
+  /// `++`/`--`; not a postfix one, whose value is the element before, nor an
+  /// overloaded operator, whose value is whatever it returns).
+  unsigned StoredFrom = 0;
+  bool StoreYieldsElement = false;
 };
 
 struct SharedArrayInfo {
