@@ -40,8 +40,10 @@ public:
       return P; // no constant step: "one step back" means nothing
     std::vector<const AccessInfo *> In = accessesIn(K, L.Span);
     for (const AccessInfo *W : In) {
+      // Only the body's accesses: the header's increment runs after the
+      // register has moved on to this iteration's element.
       if (W->Mode == "read" || W->Mode == "atomic" || W->Loop != L.Id ||
-          !movesWithCounter(*W, L))
+          !within(W->Span, L.Body) || !movesWithCounter(*W, L))
         continue;
       AffineExpr Back = stepBack(*W, L);
       Carried C;
@@ -49,8 +51,8 @@ public:
       C.Type = unqualifiedType(W->ElementType);
       for (const AccessInfo *R : In)
         if (R->Mode == "read" && R->Base == W->Base && R->Direct &&
-            R->Indices.size() == 1 && R->Indices[0].Affine &&
-            R->Indices[0].Form == Back)
+            within(R->Span, L.Body) && R->Indices.size() == 1 &&
+            R->Indices[0].Affine && R->Indices[0].Form == Back)
           C.Reads.push_back(R);
       if (!C.Reads.empty())
         P.Elements.push_back(std::move(C));
@@ -124,8 +126,15 @@ private:
         return Loop + "the store " + spelled(Ctx, W) +
                " is skipped by a branch in some iterations, so the next "
                "iteration may read an element stored before the loop";
-      if (!W.StoreYieldsElement || W.StoredFrom > W.Span.BeginOffset ||
-          W.StoredAt < W.Span.EndOffset)
+      // The store's expression starts at the element (`y[k] = v`) or at a
+      // prefix `++`/`--` right before it, so wrapping it wraps exactly the
+      // store.
+      StringRef Before =
+          W.StoredFrom <= W.Span.BeginOffset
+              ? Ctx.Source.slice(W.StoredFrom, W.Span.BeginOffset).trim()
+              : "?";
+      if (!W.StoreYieldsElement || W.StoredAt < W.Span.EndOffset ||
+          !(Before.empty() || Before == "++" || Before == "--"))
         return Loop + "the store " + spelled(Ctx, W) +
                " is a postfix increment or an overloaded operator: the "
                "expression's value is not the element it stores";
