@@ -3,12 +3,16 @@
 a JSON file with a top-level "kernels" array, a Markdown table beside it and
 an SVG plot of speedup and fraction of the roofline floor per program.
 
-Per program (the tool's objective is the sum of its kernels' median time per
-launch, so the floor is the sum of its kernels' floors):
+Per program (the tool's objective, --objective, is by default `program`: the
+program's GPU time, every launch counted, so the floor is the sum of its
+kernels' floors times their launches per run; under `per-launch` it is the
+sum of its kernels' median time per launch, and the floor the sum of their
+floors):
   original_ms, best_ms         the main command's confirmation runs
   blocksize_only_ms            the exhaustive block-size-only search
   roofline_ms                  sum over kernels of max(bytes / copy bandwidth,
-                               flops / fp32 peak), per launch, with the
+                               flops / fp32 peak) per launch, times the
+                               launches the objective counts, with the
                                ceilings measured in the same run
   verified                     the emitted file compiled and passed the
                                program's own check
@@ -92,6 +96,12 @@ def svg(rows):
 
 def floor_ms(k, bw_gbps, peak_tflops):
     return max(k["bytes"] / (bw_gbps * 1e9), k["flops"] / (peak_tflops * 1e12)) * 1e3
+
+def launches_counted(rep, kernel):
+    """How many of the kernel's launches the report's times add up: all of
+    a run's under the `program` objective (reports before the objective
+    existed timed per launch)."""
+    return kernel["launches_per_run"] if rep.get("objective") == "program" else 1
 
 def wrote_variant(rep):
     """The main command wrote a variant (else the output is the original)."""
@@ -187,7 +197,8 @@ def main():
         wall = load(os.path.join(a.dir, name + ".wall.json"), {}).get("wall_s")
         verified_text = open(os.path.join(a.dir, name + ".verified")).read().strip() \
             if os.path.exists(os.path.join(a.dir, name + ".verified")) else "not run"
-        floor = sum(floor_ms(k, bw_gbps, peak_tflops) for k in p["kernels"])
+        floor = sum(floor_ms(k, bw_gbps, peak_tflops) * launches_counted(rep, k)
+                    for k in p["kernels"])
         original = rep["original_ms"]
         best = rep["best_ms"] if rep.get("best_ms") and wrote_variant(rep) else original
         bso = bs.get("best_time") or bs.get("original_ms")
