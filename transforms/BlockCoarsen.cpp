@@ -102,8 +102,25 @@ std::optional<std::string> kernelSideGrid(const KernelInfo &K,
   return std::nullopt;
 }
 
-/// The original grid's extent along Dim inside the kernel: the same for
-/// every launch (the body is shared), or nullopt with Why.
+bool usesSharedMemory(const KernelInfo &K) { return !K.SharedArrays.empty(); }
+
+/// The indentation of the body's first line of code (tabs stay tabs), or
+/// two spaces more than the kernel's own line for a body on one line.
+std::string bodyIndent(StringRef Src, unsigned Open, unsigned Close,
+                       unsigned KernelBegin) {
+  for (size_t At = Src.find('\n', Open); At != StringRef::npos && At < Close;
+       At = Src.find('\n', At + 1)) {
+    StringRef Line =
+        Src.slice(At + 1, std::min<size_t>(Src.find('\n', At + 1), Close));
+    StringRef Code = Line.ltrim(" \t");
+    if (!Code.empty() && !Code.starts_with("\r"))
+      return Line.take_front(Line.size() - Code.size()).str();
+  }
+  return lineIndent(Src, KernelBegin).str() + "  ";
+}
+
+} // namespace
+
 std::optional<std::string> originalGrid(const KernelInfo &K, StringRef Dim,
                                         std::string &Why) {
   std::optional<std::string> Common;
@@ -124,23 +141,10 @@ std::optional<std::string> originalGrid(const KernelInfo &K, StringRef Dim,
   return Common;
 }
 
-bool usesSharedMemory(const KernelInfo &K) { return !K.SharedArrays.empty(); }
-
-/// The indentation of the body's first line of code (tabs stay tabs), or
-/// two spaces more than the kernel's own line for a body on one line.
-std::string bodyIndent(StringRef Src, unsigned Open, unsigned Close,
-                       unsigned KernelBegin) {
-  for (size_t At = Src.find('\n', Open); At != StringRef::npos && At < Close;
-       At = Src.find('\n', At + 1)) {
-    StringRef Line = Src.slice(At + 1, std::min<size_t>(Src.find('\n', At + 1), Close));
-    StringRef Code = Line.ltrim(" \t");
-    if (!Code.empty() && !Code.starts_with("\r"))
-      return Line.take_front(Line.size() - Code.size()).str();
-  }
-  return lineIndent(Src, KernelBegin).str() + "  ";
+std::string kernelBodyIndent(const RewriteContext &Ctx, const KernelInfo &K) {
+  return bodyIndent(Ctx.Source, K.BodySpan.BeginOffset,
+                    K.BodySpan.EndOffset - 1, K.Span.BeginOffset);
 }
-
-} // namespace
 
 std::string blockCoarsenRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                                 StringRef Dim) {
@@ -190,7 +194,7 @@ std::string blockCoarsenRefusal(const RewriteContext &Ctx, const KernelInfo &K,
 
 Error blockCoarsen(const RewriteContext &Ctx, const KernelInfo &K,
                    StringRef Dim, int64_t Factor, const ResolvedConfig &Config,
-                   EditSet &Out) {
+                   EditSet &Out, const BlockLoopFrame &Frame) {
   auto Bad = [&](const Twine &Why) {
     return makeToolError(ExitCode::BadConfig,
                          "kernel " + K.Id + ": " + Why.str());
@@ -213,7 +217,7 @@ Error blockCoarsen(const RewriteContext &Ctx, const KernelInfo &K,
   std::string In = bodyIndent(Src, Open, Close, K.Span.BeginOffset);
   std::string First = "blockIdx." + D + " * " + F;
   std::string Head =
-      "\n" + In + "// cuda-rewrite-opt coarsen " + D + F +
+      "\n" + Frame.Before + In + "// cuda-rewrite-opt coarsen " + D + F +
       ": this block does the work of the original grid's blocks\n" + In +
       "// " + First + " ... " + First + " + " + std::to_string(Factor - 1) +
       " along " + D + ", one after another.\n" + In + "const unsigned int " +
@@ -226,7 +230,7 @@ Error blockCoarsen(const RewriteContext &Ctx, const KernelInfo &K,
   if (usesSharedMemory(K))
     Tail += In + "__syncthreads(); // the next block's work reuses shared "
                  "memory\n";
-  Tail += In + "}\n";
+  Tail += In + "}\n" + Frame.After;
   unsigned At = lineStart(Src, Close);
   if (!StringRef(Src.slice(At, Close)).trim().empty())
     At = Close, Tail = "\n" + Tail;

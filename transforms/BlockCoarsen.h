@@ -38,11 +38,28 @@ namespace cro {
 std::string blockCoarsenRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                                 llvm::StringRef Dim);
 
+/// Text a caller puts around the loop over original blocks: Before runs
+/// once before it, After once after it (each a sequence of lines, each line
+/// ending in a newline, indented by the caller).
+struct BlockLoopFrame {
+  std::string Before, After;
+};
+
 /// Rewrites K so that each block along Dim does the work of Factor
 /// consecutive original blocks, and shrinks its launches' grids.
 llvm::Error blockCoarsen(const RewriteContext &Ctx, const KernelInfo &K,
                          llvm::StringRef Dim, int64_t Factor,
-                         const ResolvedConfig &Config, EditSet &Out);
+                         const ResolvedConfig &Config, EditSet &Out,
+                         const BlockLoopFrame &Frame = {});
+
+/// The original grid's extent along Dim as an expression the kernel can
+/// evaluate (a constant, its parameters, blockDim), the same for every
+/// launch; nullopt with Why when the kernel cannot know it.
+std::optional<std::string> originalGrid(const KernelInfo &K,
+                                        llvm::StringRef Dim, std::string &Why);
+
+/// The indentation of the kernel body's first line of code.
+std::string kernelBodyIndent(const RewriteContext &Ctx, const KernelInfo &K);
 
 } // namespace cro
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cro/Rewrite/Registry.h"
+#include "BlockFold.h"
 #include "BlockSize.h"
 #include "CarryForward.h"
 #include "Coarsen.h"
@@ -38,6 +39,7 @@ void registerBuiltinTransforms(TransformRegistry &R) {
   R.add(std::make_unique<ReadOnly>());
   R.add(std::make_unique<NvccFlags>());
   R.add(std::make_unique<Coarsen>());
+  R.add(std::make_unique<BlockFold>());
   R.add(std::make_unique<SharedStage>());
   R.add(std::make_unique<RegisterTile>());
   R.add(std::make_unique<Vectorize>());

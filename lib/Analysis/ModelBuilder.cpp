@@ -1,5 +1,6 @@
 #include "cro/Analysis/ModelBuilder.h"
 #include "cro/Analysis/BlockIndexReads.h"
+#include "cro/Analysis/BlockSum.h"
 #include "cro/Analysis/BodyAnalysis.h"
 #include "cro/Analysis/GridStride.h"
 #include "cro/Analysis/KernelCollector.h"
@@ -104,6 +105,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
     analyzeThreadMapping(E.Decl, *E.Text, E.Info);
     analyzeGridStride(E.Decl, *E.Text, E.Info);
     analyzeBlockIndexReads(E.Decl, *E.Text, E.Info);
+    analyzeBlockSum(E.Decl, *E.Text, E.Info);
     analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
     std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),
               [](const std::string &A, const std::string &B) {

@@ -426,8 +426,22 @@ json::Value blockReadsJSON(const BlockIndexReads &R) {
                       {"returns", std::move(Returns)}};
 }
 
+json::Value blockSumJSON(const BlockSumInfo &B) {
+  if (!B.Why.empty())
+    return json::Object{{"why_not", B.Why}};
+  return json::Object{{"why_not", nullptr},
+                      {"form", B.Form},
+                      {"statement", B.Statement.Begin},
+                      {"value", B.Value.Begin},
+                      {"type", B.Type},
+                      {"target", B.Target.empty() ? json::Value(nullptr)
+                                                  : json::Value(B.Target)},
+                      {"prefix_statements", (int64_t)B.Prefix.size()}};
+}
+
 json::Value toJSON(const KernelInfo &K) {
   return json::Object{
+      {"block_sum", blockSumJSON(K.BlockSum)},
       {"thread_dims_used", strings(K.ThreadDimsUsed)},
       {"thread_mapping", toJSON(K.Mapping)},
       {"address_taken", strings(K.AddressTaken)},

@@ -661,6 +661,35 @@ struct BlockIndexReads {
   std::vector<Return> Returns;
 };
 
+/// The kernel adds one value per thread -- its contribution -- into one
+/// total that every block of the launch updates with atomicAdd: either the
+/// contribution is the atomicAdd's value itself (`atomicAdd(sum, a[i] *
+/// b[i])`), or the thread stores it in its own slot of a shared array
+/// (`part[threadIdx.x] = v;`) and what follows only adds slots together
+/// (a tree reduction, under conditions on the thread's position alone) and
+/// adds one slot to the total. The total is then a sum of the contributions
+/// with weights that do not depend on the block: a thread may add up the
+/// contributions of several original blocks before the block combines them,
+/// and the launch adds the same total (BlockFold).
+struct BlockSumInfo {
+  /// "" when the kernel has this shape; else why not.
+  std::string Why = "not analyzed";
+  std::string Form;     ///< "atomic" or "shared-slot"
+  SourceSpan Statement; ///< the contribution's statement (`;` excluded)
+  SourceSpan Value;     ///< the contribution's expression
+  /// The type the contribution is added in: the atomic's value type or the
+  /// slot's element type, as spelled in the kernel (a typedef keeps its
+  /// name).
+  std::string Type;
+  /// For "atomic": the atomic's target as spelled (it reads parameters and
+  /// constants only, so it can be written after the kernel's body).
+  std::string Target;
+  /// For "shared-slot": the declarations before the statement that do not
+  /// declare shared memory, which a thread evaluates again per original
+  /// block (their initializers read no memory the kernel writes).
+  std::vector<SourceSpan> Prefix;
+};
+
 struct KernelInfo {
   std::string Name; ///< qualified, e.g. "ns::saxpy"
   /// The kernel in knob ids, refusals and --kernel: Name, or, when the file
@@ -724,6 +753,7 @@ struct KernelInfo {
   ThreadMapping Mapping;
   GridStrideInfo GridStride;
   BlockIndexReads BlockReads;
+  BlockSumInfo BlockSum;
 };
 
 /// "ns::k" -> "k", "ns::k(ns::T*,int)" -> "k(ns::T*,int)"; a name without
