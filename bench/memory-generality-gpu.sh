@@ -73,7 +73,7 @@ TESTS=(
   "test/transforms/shared-stage-choice.cu|{\"gradient_mag.shared_stage\": \"halo\", \"reflect_smooth.shared_stage\": \"halo\"}"
   "test/transforms/shared-stage-bounds-checked.cu|{\"blur.shared_stage\": \"halo\", \"taps_1d.shared_stage\": 32, \"box_sum.shared_stage\": \"halo\"}"
   "test/transforms/carry-forward.cu|{\"running_total.carry_forward.L0\": true, \"thomas.carry_forward.L0\": true, \"thomas.carry_forward.L1\": true, \"iir_rows.carry_forward.L0\": true}"
-  "test/transforms/fold.cu|{\"sum_squares.fold\": 8, \"count_positive.fold\": 32}"
+  "test/transforms/fold.cu|{\"sum_squares.fold\": 8, \"count_positive.fold\": 32, \"count_positive.warp_aggregate\": true}"
   "test/transforms/fold.cu|{\"sum_squares.fold\": 64, \"count_positive.fold\": 256}"
   "test/transforms/shared-stage-strip.cu|{\"strip_transpose.shared_stage\": \"tile\", \"strip_transpose.shared_pad\": 1, \"scaled_transpose.shared_stage\": \"tile\", \"pitch_transpose.shared_stage\": \"tile\", \"pitch_transpose.shared_pad\": 1}"
 )

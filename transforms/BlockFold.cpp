@@ -1,6 +1,7 @@
 #include "BlockFold.h"
 #include "BlockCoarsen.h"
 #include "ThreadRemap.h"
+#include "WarpAggregate.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/TextLines.h"
 #include "cro/Support/ToolError.h"
@@ -101,8 +102,16 @@ Error BlockFold::apply(const RewriteContext &Ctx, const Knob &Kn,
                    "' for the original blocks below, added up first\n" + In +
                    B.Type + " " + Sum + " = 0;\n" + In + "bool " + Any +
                    " = false;\n";
-    Frame.After = In + "if (" + Any + ")\n" + In + "  atomicAdd(" + B.Target +
-                  ", " + Sum + ");\n";
+    // With warp_aggregate on, the lanes that reach it together combine
+    // their sums first (that transform leaves the folded atomic to this one).
+    std::string Callee = "atomicAdd";
+    if (const json::Value *W = Config.value(K->Id + ".warp_aggregate");
+        W && W->getAsBoolean().value_or(false))
+      if (std::optional<std::string> Aggregated =
+              warpAggregatedCallee(Ctx, *K, "atomicAdd", B.Type, Out))
+        Callee = *Aggregated;
+    Frame.After = In + "if (" + Any + ")\n" + In + "  " + Callee + "(" +
+                  B.Target + ", " + Sum + ");\n";
     if (Error E = Out.replace(B.Statement.BeginOffset,
                               B.Value.BeginOffset - B.Statement.BeginOffset,
                               "(" + Sum + " += ("))

@@ -147,7 +147,36 @@ Error insertOnce(EditSet &Out, unsigned Offset, StringRef Text) {
   return Out.insert(Offset, Text);
 }
 
+/// The atomic fold turns into an addition to a register (then fold writes
+/// the one atomic after the body itself): not K's to rewrite.
+bool foldedAway(const KernelInfo &K, const AtomicUpdateInfo &A,
+                const ResolvedConfig &Config) {
+  const json::Value *F = Config.value(K.Id + ".fold");
+  return F && F->getAsInteger().value_or(1) != 1 &&
+         K.BlockSum.Form == "atomic" &&
+         A.CalleeSpan.BeginOffset == K.BlockSum.Statement.BeginOffset;
+}
+
 } // namespace
+
+std::optional<std::string>
+warpAggregatedCallee(const RewriteContext &Ctx, const KernelInfo &K,
+                     StringRef Function, StringRef ValueType, EditSet &Out) {
+  const Operation *O = operationOf(Function);
+  if (!O || !aggregatable(*O, ValueType))
+    return std::nullopt;
+  const ProgramFile *File = Ctx.Model.Program.fileAt(K.DeclLineOffset);
+  if (Error E = insertOnce(Out, File ? File->Begin : 0, IncludeLines)) {
+    consumeError(std::move(E));
+    return std::nullopt;
+  }
+  auto [Name, Helper] = helperFor(*O, K, ValueType);
+  if (Error E = insertOnce(Out, K.DeclLineOffset, Helper)) {
+    consumeError(std::move(E));
+    return std::nullopt;
+  }
+  return Name;
+}
 
 void WarpAggregate::describe(const RewriteContext &Ctx, const KernelInfo &K,
                              KnobSink &Out) const {
@@ -185,23 +214,18 @@ Error WarpAggregate::apply(const RewriteContext &Ctx, const Knob &Kn,
                          "kernel " + K->Id +
                              ": vectorize and warp-aggregate both rewrite its "
                              "work; choose one");
-  const ProgramFile *File = Ctx.Model.Program.fileAt(K->DeclLineOffset);
-  if (Error E = insertOnce(Out, File ? File->Begin : 0, IncludeLines))
-    return E;
-  // (function, value type) -> helper
-  std::map<std::pair<std::string, std::string>, std::string> NameOf;
   for (const AtomicUpdateInfo *A : S.Aggregated) {
-    auto [It, New] = NameOf.try_emplace({A->Function, A->ValueType});
-    if (New) {
-      auto [Name, Helper] =
-          helperFor(*operationOf(A->Function), *K, A->ValueType);
-      It->second = Name;
-      if (Error E = Out.insert(K->DeclLineOffset, Helper))
-        return E;
-    }
+    if (foldedAway(*K, *A, Config))
+      continue;
+    std::optional<std::string> Callee =
+        warpAggregatedCallee(Ctx, *K, A->Function, A->ValueType, Out);
+    if (!Callee)
+      return makeToolError(ExitCode::Internal, "no helper for the " +
+                                                   A->Function + " at " +
+                                                   A->Location);
     if (Error E = Out.replace(
             A->CalleeSpan.BeginOffset,
-            A->CalleeSpan.EndOffset - A->CalleeSpan.BeginOffset, It->second))
+            A->CalleeSpan.EndOffset - A->CalleeSpan.BeginOffset, *Callee))
       return E;
   }
   return Error::success();

@@ -28,6 +28,18 @@ namespace cro {
 /// file, outside macros. Whatever the control flow around the call,
 /// coalesced_threads() is exactly the lanes that reach it together, so
 /// each thread's value is added once.
+/// The helper K's aggregated atomics of Function on ValueType become
+/// (one atomic per group of lanes that arrive together), inserted with the
+/// headers it needs into Out once however often it is asked for; nullopt
+/// when that operation and type cannot be aggregated. The fold transform
+/// writes its one atomic of a thread's folded values through it when the
+/// kernel's warp_aggregate knob is on.
+std::optional<std::string> warpAggregatedCallee(const RewriteContext &Ctx,
+                                                const KernelInfo &K,
+                                                llvm::StringRef Function,
+                                                llvm::StringRef ValueType,
+                                                EditSet &Out);
+
 class WarpAggregate : public Transform {
 public:
   llvm::StringRef name() const override { return "warp-aggregate"; }

@@ -15,6 +15,16 @@
 // RUN: %cro %s --apply %t.json -o %t.cu
 // RUN: %strip-checks < %t.cu | FileCheck %s
 // RUN: nvcc -arch=sm_90 -c %t.cu -o %t.o
+// With warp_aggregate on, the one atomic after the folded blocks combines the
+// lanes' sums first (warp-aggregate leaves the folded atomic alone).
+// RUN: echo '{"count_positive.fold": 16, "count_positive.warp_aggregate": true}' > %t2.json
+// RUN: %cro %s --apply %t2.json -o %t2.cu
+// RUN: %strip-checks < %t2.cu | FileCheck %s --check-prefix=AGG
+// RUN: nvcc -arch=sm_90 -c %t2.cu -o %t2.o
+// AGG: __device__ __forceinline__ void cro_warp_aggregated_add_count_positive_unsigned_long_long(unsigned long long *target, unsigned long long value) {
+// AGG: (folded_sum += (1ull), folded_any = true);
+// AGG: if (folded_any)
+// AGG-NEXT: cro_warp_aggregated_add_count_positive_unsigned_long_long(count, folded_sum);
 #include <cmath>
 #include <cstdio>
 #include <cuda_runtime.h>
