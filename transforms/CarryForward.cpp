@@ -1,5 +1,6 @@
 #include "CarryForward.h"
 #include "LaunchAliasing.h"
+#include "LoopRegisters.h"
 #include "ThreadRemap.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -138,12 +139,9 @@ private:
         return Loop + "the store " + spelled(Ctx, W) +
                " is a postfix increment or an overloaded operator: the "
                "expression's value is not the element it stores";
-      for (const ParamInfo &Pm : K.Params)
-        if (Pm.IsPointer && Pm.Access == "unknown" &&
-            mayAlias(Pm.Name, W.Base, false))
-          return Loop + "'" + Pm.Name + "' escapes the analysis (" +
-                 Pm.EscapeReason + "), so '" + W.Base +
-                 "' may be written where the model does not see it";
+      if (std::string Why = escapedAliasRefusal(Ctx, K, W.Base, "written");
+          !Why.empty())
+        return Loop + Why;
       for (const AccessInfo *A : In) {
         if (A == &W || A->Mode == "read")
           continue;
@@ -170,30 +168,13 @@ private:
 void CarryForward::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {
   Planner P(Ctx, K);
-  bool Any = false;
-  for (const LoopInfo &L : K.Loops) {
-    if (L.InMacro)
-      continue;
-    LoopPlan Plan = P.plan(L);
-    if (Plan.Elements.empty())
-      continue;
-    Any = true;
-    if (!Plan.Refusal.empty()) {
-      Out.refuse(K.Id, Plan.Refusal, L.Location);
-      continue;
-    }
-    Knob Kn;
-    Kn.Id = K.Id + ".carry_forward." + L.Id;
-    Kn.Kernel = K.Id;
-    Kn.Default = false;
-    Kn.Values = {false, true};
-    Out.offer(std::move(Kn));
-  }
-  if (!Any)
-    Out.refuse(K.Id,
-               "no loop reads a global element that its previous iteration "
-               "stores",
-               K.Location);
+  offerPerLoop(
+      K, Out, "carry_forward",
+      [&](const LoopInfo &L) {
+        LoopPlan Plan = P.plan(L);
+        return LoopVerdict{!Plan.Elements.empty(), Plan.Refusal};
+      },
+      "no loop reads a global element that its previous iteration stores");
 }
 
 Error CarryForward::apply(const RewriteContext &Ctx, const Knob &Kn,
@@ -237,17 +218,8 @@ Error CarryForward::apply(const RewriteContext &Ctx, const Knob &Kn,
         return E;
   }
   Rotate += Ran + " = true;\n";
-  // Before the loop's pragma, if it has one (and before the one unroll
-  // inserts: carry-forward is registered before it).
-  unsigned Begin =
-      L->HasUnrollPragma ? L->PragmaSpan.BeginOffset : L->Span.BeginOffset;
-  unsigned Line = lineStart(Src, Begin);
-  if (Src.slice(Line, Begin).trim(" \t").empty()) {
-    if (Error E = Out.insert(Line, Pre))
-      return E;
-  } else if (Error E = Out.insert(Begin, "\n" + Pre + Ind)) {
+  if (Error E = insertBeforeLoop(Src, *L, Pre, Out))
     return E;
-  }
   // At the end of every iteration (nothing skips to the next one): the
   // element stored becomes the one the next iteration reads.
   std::string Inner = Ind + "  ";

@@ -1,5 +1,6 @@
 #include "ScalarReplace.h"
 #include "LaunchAliasing.h"
+#include "LoopRegisters.h"
 #include "ThreadRemap.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -134,12 +135,8 @@ private:
         return Loop + spelled(Ctx, *E.Accesses.front()) +
                " is skipped by a branch in some iterations, so the element "
                "is not known to lie inside its array";
-      for (const ParamInfo &Pm : K.Params)
-        if (Pm.IsPointer && Pm.Access == "unknown" &&
-            mayAlias(Pm.Name, E.Array, false))
-          return Loop + "'" + Pm.Name + "' escapes the analysis (" +
-                 Pm.EscapeReason + "), so '" + E.Array +
-                 "' may be accessed where the model does not see it";
+      if (std::string Why = escapedAliasRefusal(Ctx, K, E.Array); !Why.empty())
+        return Loop + Why;
       for (const AccessInfo *A : In) {
         if (llvm::is_contained(E.Accesses, A))
           continue;
@@ -172,30 +169,14 @@ private:
 void ScalarReplace::describe(const RewriteContext &Ctx, const KernelInfo &K,
                              KnobSink &Out) const {
   Planner P(Ctx, K);
-  bool Any = false;
-  for (const LoopInfo &L : K.Loops) {
-    if (L.InMacro)
-      continue;
-    LoopPlan Plan = P.plan(L);
-    if (Plan.Elements.empty())
-      continue;
-    Any = true;
-    if (!Plan.Refusal.empty()) {
-      Out.refuse(K.Id, Plan.Refusal, L.Location);
-      continue;
-    }
-    Knob Kn;
-    Kn.Id = K.Id + ".scalar_replace." + L.Id;
-    Kn.Kernel = K.Id;
-    Kn.Default = false;
-    Kn.Values = {false, true};
-    Out.offer(std::move(Kn));
-  }
-  if (!Any)
-    Out.refuse(K.Id,
-               "no loop reads and writes a global element at an index the "
-               "loop does not change",
-               K.Location);
+  offerPerLoop(
+      K, Out, "scalar_replace",
+      [&](const LoopInfo &L) {
+        LoopPlan Plan = P.plan(L);
+        return LoopVerdict{!Plan.Elements.empty(), Plan.Refusal};
+      },
+      "no loop reads and writes a global element at an index the loop does "
+      "not change");
 }
 
 Error ScalarReplace::apply(const RewriteContext &Ctx, const Knob &Kn,
@@ -236,18 +217,8 @@ Error ScalarReplace::apply(const RewriteContext &Ctx, const Knob &Kn,
     Post += Ind + "if (" + Runs + ")\n" + Ind + "  " + At + " = " + Reg.back() +
             ";\n";
   }
-  // Before the loop's pragma, if it has one (and before the one unroll
-  // inserts: scalar-replace is registered first, and insertions at one
-  // offset keep their order).
-  unsigned Begin =
-      L->HasUnrollPragma ? L->PragmaSpan.BeginOffset : L->Span.BeginOffset;
-  unsigned Line = lineStart(Src, Begin);
-  if (Src.slice(Line, Begin).trim(" \t").empty()) {
-    if (Error E = Out.insert(Line, Pre))
-      return E;
-  } else if (Error E = Out.insert(Begin, "\n" + Pre + Ind)) {
+  if (Error E = insertBeforeLoop(Src, *L, Pre, Out))
     return E;
-  }
   for (size_t N = 0; N < P.Elements.size(); ++N)
     for (const AccessInfo *A : P.Elements[N].Accesses)
       if (Error E =
