@@ -83,6 +83,14 @@ public:
                " depends on the block";
       return "";
     }
+    // `&p[i]` computes an address: it reads no memory.
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf)
+      if (const auto *A =
+              dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
+        std::string W = why(A->getBase(), Text);
+        return W.empty() ? why(A->getIdx(), Text) : W;
+      }
     if (isa<CallExpr>(E) || isa<ArraySubscriptExpr>(E))
       return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
              " reads memory or calls a function";

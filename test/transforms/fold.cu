@@ -24,7 +24,7 @@
 // AGG: __device__ __forceinline__ void cro_warp_aggregated_add_count_positive_unsigned_long_long(unsigned long long *target, unsigned long long value) {
 // AGG: (folded_sum += (1ull), folded_any = true);
 // AGG: if (folded_any)
-// AGG-NEXT: cro_warp_aggregated_add_count_positive_unsigned_long_long(count, folded_sum);
+// AGG-NEXT: cro_warp_aggregated_add_count_positive_unsigned_long_long(&count[0], folded_sum);
 #include <cmath>
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -66,7 +66,7 @@ __global__ void sum_squares(const real *__restrict__ x, real *total, long n) {
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "count_positive.fold"
 // CHECK-LABEL: __global__ void count_positive(
-// CHECK: // cuda-rewrite-opt fold 32: the values this thread adds to 'count' for the original blocks below, added up first
+// CHECK: // cuda-rewrite-opt fold 32: the values this thread adds to '&count[0]' for the original blocks below, added up first
 // CHECK-NEXT: unsigned long long folded_sum = 0;
 // CHECK-NEXT: bool folded_any = false;
 // CHECK: for (unsigned int orig_block_x = blockIdx.x * 32;
@@ -77,7 +77,7 @@ __global__ void sum_squares(const real *__restrict__ x, real *total, long n) {
 // CHECK-NEXT: (folded_sum += (1ull), folded_any = true);
 // CHECK-NEXT: }
 // CHECK-NEXT: if (folded_any)
-// CHECK-NEXT: atomicAdd(count, folded_sum);
+// CHECK-NEXT: atomicAdd(&count[0], folded_sum);
 // CHECK-NEXT: }
 __global__ void count_positive(const float *v, unsigned long long *count,
                                int n) {
@@ -85,7 +85,7 @@ __global__ void count_positive(const float *v, unsigned long long *count,
   if (i >= n)
     return;
   if (v[i] > 0.0f)
-    atomicAdd(count, 1ull);
+    atomicAdd(&count[0], 1ull);
 }
 
 // KNOBS-DAG: refused[{{[0-9]+}}].reason = "the atomicAdd does not update one element for the whole launch ({{.*}})"
