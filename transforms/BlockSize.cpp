@@ -913,6 +913,10 @@ std::optional<int64_t>
 BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
   if (const json::Value *V = Config.value(K.Id + ".block"))
     return threadsOf(shapeOf(*V));
+  // parallel-scan gives a one-thread block a group of threads.
+  if (const json::Value *V = Config.value(K.Id + ".parallel_scan"))
+    if (std::optional<int64_t> G = V->getAsInteger(); G && *G > 1)
+      return *G;
   return currentThreadsPerBlock(K);
 }
 

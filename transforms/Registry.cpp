@@ -12,6 +12,7 @@
 #include "Coarsen.h"
 #include "LaunchBounds.h"
 #include "NvccFlags.h"
+#include "ParallelScan.h"
 #include "Privatize.h"
 #include "ReadOnly.h"
 #include "RegisterTile.h"
@@ -35,6 +36,7 @@ void registerBuiltinTransforms(TransformRegistry &R) {
   R.add(std::make_unique<CarryForward>());
   // Also before unroll: it zeroes the sum at the loop's first line.
   R.add(std::make_unique<WarpReduce>());
+  R.add(std::make_unique<ParallelScan>());
   R.add(std::make_unique<Unroll>());
   R.add(std::make_unique<ReadOnly>());
   R.add(std::make_unique<NvccFlags>());

@@ -87,6 +87,10 @@ variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
                   const ResolvedConfig &Config) {
   if (const json::Value *V = Config.value(K.Id + ".block"))
     return blockShapeOfValue(*V);
+  // parallel-scan gives a one-thread block a group of threads.
+  if (const json::Value *V = Config.value(K.Id + ".parallel_scan"))
+    if (std::optional<int64_t> G = V->getAsInteger(); G && *G > 1)
+      return std::array<int64_t, 3>{*G, 1, 1};
   std::optional<std::array<int64_t, 3>> Common;
   for (const LaunchSite &L : K.Launches) {
     std::array<int64_t, 3> S{1, 1, 1};

@@ -6,6 +6,7 @@
 #include "cro/Analysis/KernelCollector.h"
 #include "cro/Analysis/LaunchAnalysis.h"
 #include "cro/Analysis/LoopShape.h"
+#include "cro/Analysis/SerialScan.h"
 #include "cro/Analysis/ThreadMapping.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,6 +107,7 @@ KernelModel buildKernelModel(const ParsedFile &PF, StringRef DisplayName) {
     analyzeGridStride(E.Decl, *E.Text, E.Info);
     analyzeBlockIndexReads(E.Decl, *E.Text, E.Info);
     analyzeBlockSum(E.Decl, *E.Text, E.Info);
+    analyzeSerialScan(E.Decl, *E.Text, E.Info);
     analyzeBlockCoupling(E.Decl, *E.Text, E.Info);
     std::sort(E.Info.Sides.begin(), E.Info.Sides.end(),
               [](const std::string &A, const std::string &B) {

@@ -439,9 +439,29 @@ json::Value blockSumJSON(const BlockSumInfo &B) {
                       {"prefix_statements", (int64_t)B.Prefix.size()}};
 }
 
+json::Value serialScanJSON(const SerialScanInfo &S) {
+  if (!S.Why.empty())
+    return json::Object{{"why_not", S.Why}};
+  json::Array Loops;
+  for (const SerialScanInfo::Loop &L : S.Loops)
+    Loops.push_back(json::Object{
+        {"loop", L.Id},
+        {"form", L.Form},
+        {"exclusive", L.Exclusive},
+        {"type", L.Type},
+        {"accumulator", L.Accumulator.empty() ? json::Value(nullptr)
+                                              : json::Value(L.Accumulator)},
+        {"counter", L.Counter},
+        {"term", L.Term.Begin}});
+  return json::Object{{"why_not", nullptr},
+                      {"loops", std::move(Loops)},
+                      {"builtin_reads", (int64_t)S.Builtins.size()}};
+}
+
 json::Value toJSON(const KernelInfo &K) {
   return json::Object{
       {"block_sum", blockSumJSON(K.BlockSum)},
+      {"serial_scan", serialScanJSON(K.SerialScan)},
       {"thread_dims_used", strings(K.ThreadDimsUsed)},
       {"thread_mapping", toJSON(K.Mapping)},
       {"address_taken", strings(K.AddressTaken)},

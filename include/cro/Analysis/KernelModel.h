@@ -690,6 +690,56 @@ struct BlockSumInfo {
   std::vector<SourceSpan> Prefix;
 };
 
+/// A loop that one thread runs as a prefix sum: each iteration stores the
+/// running total of the terms so far into its own element, either through
+/// the element the iteration before stored (`x[k] += x[k - 1]`,
+/// `x[k] = x[k - 1] + t`) or through a local accumulator (`s += t; x[k] =
+/// s;`, or `x[k] = s; s += t;` for an exclusive scan). A group of threads
+/// can compute the same totals a chunk of iterations at a time: each takes
+/// one iteration's term, a shuffle scan adds the terms up, and the chunk's
+/// total is carried to the next (ParallelScan). This analysis proves the
+/// shape on the AST and that nothing else in the kernel writes memory, so
+/// that threads running the kernel's other statements together with the
+/// one original thread change nothing but the loop.
+struct SerialScanInfo {
+  /// "" when every memory write of the kernel is in one of Loops and the
+  /// rest of the body can run in every thread of a group (no barrier,
+  /// shared memory or call with effects); else why not.
+  std::string Why = "not analyzed";
+  struct Loop {
+    std::string Id;   ///< LoopInfo::Id
+    std::string Form; ///< "memory" (through x[k - 1]) or "accumulator"
+    /// "accumulator": the store comes before the addition (`x[k] = s; s +=
+    /// t;`), so element k holds the total of the terms before k.
+    bool Exclusive = false;
+    std::string Type;        ///< the running total's type as spelled
+    std::string Accumulator; ///< "accumulator": the local's name
+    std::string Counter, CounterType;
+    SourceSpan Start;     ///< the counter's first value
+    SourceSpan Condition; ///< the loop's condition (monotone in the counter)
+    SourceSpan Term;      ///< the term added in an iteration
+    /// "memory": the read of the element the iteration before stored, and
+    /// whether the original adds it on the left (`x[k - 1] + t`).
+    SourceSpan Previous;
+    bool PreviousFirst = false;
+    SourceSpan Element; ///< the element stored, `x[k]`
+    /// The statements of the body, `;` included: the loop is replaced by
+    /// the group's form, which copies the store and the term.
+    SourceSpan Store; ///< "accumulator": the store statement
+  };
+  std::vector<Loop> Loops;
+  /// What runs after the last loop (itself in no loop): per block around
+  /// it, the statements after it, from the end of the statement holding
+  /// the loop to the block's closing brace. One thread runs them, where
+  /// they may write memory (`offsets[n] = total;`) as the original's one
+  /// thread did.
+  std::vector<SourceSpan> Tails;
+  /// Reads of threadIdx and blockDim anywhere in the body: every thread of
+  /// the group stands for the original block's one thread, so they read 0
+  /// and 1 there (the spans and the text replacing them).
+  std::vector<std::pair<SourceSpan, std::string>> Builtins;
+};
+
 struct KernelInfo {
   std::string Name; ///< qualified, e.g. "ns::saxpy"
   /// The kernel in knob ids, refusals and --kernel: Name, or, when the file
@@ -754,6 +804,7 @@ struct KernelInfo {
   GridStrideInfo GridStride;
   BlockIndexReads BlockReads;
   BlockSumInfo BlockSum;
+  SerialScanInfo SerialScan;
 };
 
 /// "ns::k" -> "k", "ns::k(ns::T*,int)" -> "k(ns::T*,int)"; a name without

@@ -1,0 +1,528 @@
+#include "cro/Analysis/SerialScan.h"
+#include "cro/Analysis/StmtQueries.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include <functional>
+
+using namespace clang;
+using namespace llvm;
+
+namespace cro {
+
+namespace {
+
+bool writtenAsIs(const Stmt *S) {
+  return S->getBeginLoc().isFileID() && S->getEndLoc().isFileID();
+}
+
+const Expr *strip(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(E))
+    E = EWC->getSubExpr();
+  return E ? E->IgnoreParens() : nullptr;
+}
+
+/// Toolkit functions whose calls do something every thread of a group
+/// would repeat: printing, allocating, trapping.
+bool effectfulToolkitCall(StringRef Name) {
+  static const char *Names[] = {
+      "printf", "vprintf", "malloc",  "free",         "memcpy",
+      "memset", "__trap",  "__brkpt", "__assertfail", "__assert_fail"};
+  return llvm::is_contained(Names, Name);
+}
+
+/// Why evaluating E again, in another thread, could change something: an
+/// assignment or increment, a call of a function the program defines or of
+/// a toolkit function with effects. "" when it cannot.
+std::string effects(const Expr *E, const SourceText &Text) {
+  if (!E)
+    return "";
+  if (isa<PseudoObjectExpr>(E->IgnoreParens()))
+    return cudaBuiltinName(E->IgnoreParens())
+               ? ""
+               : "'" + Text.text(E) + "' calls a property accessor";
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+    return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
+           " assigns";
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->isIncrementDecrementOp())
+    return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
+           " changes a variable";
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    const SourceManager &SM = Text.context().getSourceManager();
+    if (!FD || !SM.isInSystemHeader(FD->getLocation()) ||
+        effectfulToolkitCall(FD->getName()))
+      return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
+             " calls a function that may have effects";
+  }
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (std::string W = effects(CE, Text); !W.empty())
+        return W;
+  return "";
+}
+
+/// Whether a warp shuffle moves a value of canonical type T.
+bool shuffleable(QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  const auto *B = T->getAs<BuiltinType>();
+  if (!B)
+    return false;
+  switch (B->getKind()) {
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::Long:
+  case BuiltinType::ULong:
+  case BuiltinType::LongLong:
+  case BuiltinType::ULongLong:
+  case BuiltinType::Float:
+  case BuiltinType::Double:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const ArraySubscriptExpr *subscriptOf(const Expr *E) {
+  return E ? dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()) : nullptr;
+}
+
+const VarDecl *arrayOf(const ArraySubscriptExpr *A) {
+  return A ? referencedVar(A->getBase()) : nullptr;
+}
+
+bool namesVar(const Stmt *S, const VarDecl *V) {
+  return S && referencedVars(S).count(V);
+}
+
+class Recognizer {
+public:
+  Recognizer(const FunctionDecl *Kernel, const SourceText &Text,
+             KernelInfo &Info)
+      : Kernel(Kernel), Text(Text), Info(Info) {}
+
+  /// The loops that run a prefix sum, and the first reason a loop that
+  /// stores a running total is not one of them.
+  std::vector<std::pair<const ForStmt *, SerialScanInfo::Loop>> Found;
+  std::string FirstWhy;
+
+  void run(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      SerialScanInfo::Loop L;
+      std::string Why = recognize(F, L);
+      if (Why.empty()) {
+        Found.push_back({F, L});
+        return;
+      }
+      if (Why != "-" && FirstWhy.empty())
+        FirstWhy = Why;
+    }
+    for (const Stmt *C : S->children())
+      run(C);
+  }
+
+private:
+  const LoopInfo *loopAt(const Stmt *S) const {
+    unsigned Offset = Text.span(S->getSourceRange()).BeginOffset;
+    for (const LoopInfo &L : Info.Loops)
+      if (L.Span.BeginOffset == Offset && L.Kind == "for")
+        return &L;
+    return nullptr;
+  }
+
+  const AccessInfo *accessAt(const Expr *E) const {
+    SourceSpan S = Text.span(E->getSourceRange());
+    for (const AccessInfo &A : Info.Accesses)
+      if (A.Span.BeginOffset == S.BeginOffset &&
+          A.Span.EndOffset == S.EndOffset)
+        return &A;
+    return nullptr;
+  }
+
+  /// The store's element moves with the counter by a constant: every
+  /// iteration writes an element of its own. Its coefficient, or 0.
+  int64_t stride(const AccessInfo *W, StringRef Counter) const {
+    if (!W || W->Indices.size() != 1 || !W->Indices[0].Affine)
+      return 0;
+    return W->Indices[0]
+        .Form.coefficient(Counter.str())
+        .constantValue()
+        .value_or(0);
+  }
+
+  /// "" when F is a prefix sum (L filled), "-" when its body stores no
+  /// running total at all, else why it is not one.
+  std::string recognize(const ForStmt *F, SerialScanInfo::Loop &Out) {
+    std::optional<CanonicalFor> C = canonicalFor(F, Text.context());
+    const LoopInfo *L = loopAt(F);
+    if (!C || !L || !F->getBody())
+      return "-";
+    std::vector<const Stmt *> Body;
+    if (const auto *CS = dyn_cast<CompoundStmt>(F->getBody()))
+      Body.assign(CS->body_begin(), CS->body_end());
+    else
+      Body.push_back(F->getBody());
+    std::string Loop = "loop " + L->Id + " at " + L->Location + ": ";
+    std::string Counter = C->Var->getNameAsString();
+    SerialScanInfo::Loop S;
+    S.Id = L->Id;
+    S.Counter = Counter;
+    S.CounterType = C->Var->getType().getUnqualifiedType().getAsString(
+        Text.context().getPrintingPolicy());
+    const ArraySubscriptExpr *Store = nullptr;
+    const BinaryOperator *StoreStmt = nullptr;
+    QualType Type;
+    if (Body.size() == 1) {
+      // x[k] += x[k - 1];  x[k] = x[k - 1] + t;  x[k] = t + x[k - 1];
+      const auto *B = dyn_cast_or_null<BinaryOperator>(strip(Body[0]));
+      if (!B)
+        return "-";
+      Store = subscriptOf(B->getLHS());
+      const VarDecl *X = arrayOf(Store);
+      if (!X)
+        return "-";
+      const Expr *Prev = nullptr, *Term = nullptr;
+      if (B->getOpcode() == BO_AddAssign) {
+        Prev = B->getRHS();
+        Term = B->getLHS();
+      } else if (B->getOpcode() == BO_Assign) {
+        const auto *Add =
+            dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+        if (!Add || Add->getOpcode() != BO_Add)
+          return "-";
+        bool LeftIsPrev = arrayOf(subscriptOf(Add->getLHS())) == X;
+        Prev = LeftIsPrev ? Add->getLHS() : Add->getRHS();
+        Term = LeftIsPrev ? Add->getRHS() : Add->getLHS();
+        S.PreviousFirst = LeftIsPrev;
+      } else {
+        return "-";
+      }
+      const ArraySubscriptExpr *PrevElt = subscriptOf(Prev);
+      if (arrayOf(PrevElt) != X)
+        return "-";
+      const AccessInfo *W = accessAt(Store), *R = accessAt(PrevElt);
+      int64_t Step = stride(W, Counter);
+      if (!R || !Step || R->Indices.size() != 1 || !R->Indices[0].Affine ||
+          !(R->Indices[0].Form ==
+            W->Indices[0].Form - AffineExpr::constant(SymPoly::constant(Step))))
+        return Loop + "'" + Text.text(PrevElt) +
+               "' is not the element the iteration before stores ('" +
+               Text.text(Store) + "' one step of '" + Counter + "' back)";
+      // The term reads the array only at the element it stores.
+      std::string Stray;
+      std::function<void(const Stmt *)> Walk = [&](const Stmt *T) {
+        if (!T || !Stray.empty())
+          return;
+        if (const auto *A = dyn_cast<ArraySubscriptExpr>(T);
+            A && arrayOf(A) == X) {
+          const AccessInfo *RA = accessAt(A);
+          if (!RA || RA->Indices.size() != 1 || !RA->Indices[0].Affine ||
+              !(RA->Indices[0].Form == W->Indices[0].Form))
+            Stray = Text.text(A);
+          return;
+        }
+        for (const Stmt *Ch : T->children())
+          Walk(Ch);
+      };
+      Walk(Term);
+      if (!Stray.empty())
+        return Loop + "the term reads '" + Stray +
+               "', another element of the array the scan writes";
+      if (std::string Why = effects(Term, Text); !Why.empty())
+        return Loop + "the term has effects: " + Why;
+      S.Form = "memory";
+      S.Term = Text.span(Term->getSourceRange());
+      S.Previous = Text.span(PrevElt->getSourceRange());
+      S.Element = Text.span(Store->getSourceRange());
+      StoreStmt = B;
+      Type = Store->getType();
+      if (!L->BodyChanges.empty())
+        return Loop + "the body changes " + L->BodyChanges.front();
+    } else if (Body.size() == 2) {
+      // s += t; x[k] = s;  (or the store first: an exclusive scan)
+      const VarDecl *Acc = nullptr;
+      const Expr *Term = nullptr;
+      int AddAt = -1, StoreAt = -1;
+      const VarDecl *X = nullptr;
+      for (int I = 0; I < 2; ++I) {
+        const auto *B = dyn_cast_or_null<BinaryOperator>(strip(Body[I]));
+        if (!B)
+          return "-";
+        if (const auto *Elt = subscriptOf(B->getLHS());
+            Elt && B->getOpcode() == BO_Assign) {
+          X = arrayOf(Elt);
+          Store = Elt;
+          StoreStmt = B;
+          StoreAt = I;
+          continue;
+        }
+        const VarDecl *V = referencedVar(B->getLHS());
+        if (!V || !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+          return "-";
+        if (B->getOpcode() == BO_AddAssign) {
+          Term = B->getRHS();
+        } else if (B->getOpcode() == BO_Assign) {
+          const auto *Add =
+              dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+          if (!Add || Add->getOpcode() != BO_Add)
+            return "-";
+          if (referencedVar(Add->getLHS()) == V &&
+              isa<DeclRefExpr>(Add->getLHS()->IgnoreParenImpCasts()))
+            Term = Add->getRHS();
+          else if (referencedVar(Add->getRHS()) == V &&
+                   isa<DeclRefExpr>(Add->getRHS()->IgnoreParenImpCasts()))
+            Term = Add->getLHS();
+          else
+            return "-";
+        } else {
+          return "-";
+        }
+        Acc = V;
+        AddAt = I;
+      }
+      if (!Acc || !Store || !X || AddAt == StoreAt)
+        return "-";
+      const Expr *Stored = StoreStmt->getRHS()->IgnoreParenImpCasts();
+      if (!isa<DeclRefExpr>(Stored) || referencedVar(Stored) != Acc)
+        return "-";
+      if (Acc->getType()->isReferenceType() || !Acc->hasLocalStorage() ||
+          Acc->isStaticLocal())
+        return Loop + "the running total '" + Acc->getNameAsString() +
+               "' is not a local variable";
+      if (namesVar(Term, Acc) || namesVar(Term, X))
+        return Loop + "the term '" + Text.text(Term) +
+               "' reads the running total or the array the scan writes";
+      if (std::string Why = effects(Term, Text); !Why.empty())
+        return Loop + "the term has effects: " + Why;
+      if (!stride(accessAt(Store), Counter))
+        return Loop + "'" + Text.text(Store) +
+               "' is not an element of its own in every iteration";
+      for (const std::string &Change : L->BodyChanges)
+        if (!StringRef(Change).starts_with("'" + Acc->getNameAsString() + "'"))
+          return Loop + "the body changes " + Change;
+      S.Form = "accumulator";
+      S.Exclusive = StoreAt < AddAt;
+      S.Accumulator = Acc->getNameAsString();
+      S.Term = Text.span(Term->getSourceRange());
+      S.Element = Text.span(Store->getSourceRange());
+      S.Store = Text.statementSpan(Body[StoreAt]);
+      Type = Acc->getType();
+    } else {
+      return "-";
+    }
+    if (!shuffleable(Type))
+      return Loop + "the running total's type '" + Type.getAsString() +
+             "' is not one a warp shuffle moves (int, long, long long, their "
+             "unsigned forms, float, double)";
+    if (Type->isDependentType())
+      return Loop + "the running total's type depends on a template "
+                    "parameter";
+    S.Type = Type.getUnqualifiedType().getAsString(
+        Text.context().getPrintingPolicy());
+    if (!L->StripMineRefusal.empty())
+      return Loop + L->StripMineRefusal;
+    if (!L->BodyExit.empty())
+      return Loop + "the body leaves the loop (" + L->BodyExit + ")";
+    if (!isPure(F->getCond()))
+      return Loop + "the condition '" + Text.text(F->getCond()) +
+             "' reads memory or has effects, and each thread of the group "
+             "evaluates it for its own iteration";
+    if (!isPure(C->Begin))
+      return Loop + "the first value '" + Text.text(C->Begin) +
+             "' reads memory or has effects";
+    if (C->DeclaredOutside)
+      if (const DeclRefExpr *Read =
+              readOutsideItsLoops(C->Var, Kernel->getBody(), F))
+        return Loop + "the counter '" + Counter + "' is read after the loop (" +
+               Text.location(Read->getBeginLoc()) +
+               "), where a group of threads leaves another value";
+    for (const Stmt *St :
+         std::initializer_list<const Stmt *>{F, F->getCond(), C->Begin})
+      if (!writtenAsIs(St))
+        return Loop + "the loop is written inside a macro, which the "
+                      "rewrite cannot change";
+    for (const Stmt *St : Body)
+      if (!writtenAsIs(St))
+        return Loop + "the body is written inside a macro";
+    S.Start = Text.span(C->Begin->getSourceRange());
+    S.Condition = Text.span(F->getCond()->getSourceRange());
+    if (S.Form == "memory")
+      S.Store = Text.statementSpan(Body[0]);
+    Out = S;
+    return "";
+  }
+
+  const FunctionDecl *Kernel;
+  const SourceText &Text;
+  KernelInfo &Info;
+};
+
+/// Why a statement outside the scan loops could do something that every
+/// thread of a group repeating it would do again ("" when it cannot): it
+/// writes memory or a variable that is not a local, or calls a function
+/// with effects.
+class OutsideCheck {
+public:
+  OutsideCheck(const SourceText &Text, const std::vector<const Stmt *> &Skip)
+      : Text(Text), Skip(Skip) {}
+
+  std::string Why;
+
+  void run(const Stmt *S) {
+    if (!S || !Why.empty() || llvm::is_contained(Skip, S))
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      Why = check(E);
+      if (!Why.empty())
+        return;
+    }
+    for (const Stmt *C : S->children())
+      run(C);
+  }
+
+private:
+  std::string check(const Expr *E) {
+    const Expr *Target = nullptr;
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+      Target = B->getLHS();
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    if (Target) {
+      const Expr *T = Target->IgnoreParenImpCasts();
+      const VarDecl *V = isa<DeclRefExpr>(T) ? referencedVar(T) : nullptr;
+      if (!V || !V->hasLocalStorage() || V->isStaticLocal() ||
+          V->getType()->isReferenceType())
+        return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
+               " writes memory outside the scan loop, which every thread of "
+               "the group would write again";
+      return "";
+    }
+    if (isa<CallExpr>(E))
+      return effects(E, Text);
+    return "";
+  }
+
+  const SourceText &Text;
+  const std::vector<const Stmt *> &Skip;
+};
+
+std::string analyze(const FunctionDecl *Kernel, const SourceText &Text,
+                    KernelInfo &Info, SerialScanInfo &Out) {
+  const Stmt *Body = Kernel->getBody();
+  if (!Body)
+    return "the kernel has no body";
+  Recognizer R(Kernel, Text, Info);
+  R.run(Body);
+  if (R.Found.empty())
+    return R.FirstWhy.empty()
+               ? "no loop stores a running total (x[k] = x[k - 1] + t, or "
+                 "s += t; x[k] = s;)"
+               : R.FirstWhy;
+  if (Info.UsesSyncthreads || Info.UsesWarpIntrinsics)
+    return "the kernel synchronizes or exchanges values between threads, "
+           "which assumes its own block shape";
+  if (Info.UsesAtomics)
+    return "the kernel updates memory atomically";
+  if (!Info.SharedArrays.empty())
+    return "the kernel declares shared memory, which the group's threads "
+           "would share";
+  if (!Info.AsmStatements.empty())
+    return "the kernel holds inline assembly (" + Info.AsmStatements.front() +
+           ")";
+  std::vector<const Stmt *> Skip;
+  for (const auto &[F, L] : R.Found)
+    Skip.push_back(F);
+  // After the last loop, if no loop holds it, one thread runs the rest of
+  // each block around it: that may write memory.
+  const ForStmt *Last = R.Found.back().first;
+  const LoopInfo *LastInfo = nullptr;
+  for (const LoopInfo &L : Info.Loops)
+    if (L.Id == R.Found.back().second.Id)
+      LastInfo = &L;
+  if (LastInfo && LastInfo->Depth == 0) {
+    DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Last));
+    while (true) {
+      DynTypedNodeList Parents = Text.context().getParents(Node);
+      if (Parents.empty())
+        break;
+      const Stmt *Child = Node.get<Stmt>();
+      const auto *Block = Parents[0].get<CompoundStmt>();
+      if (Block && Child) {
+        const Stmt *const *It = llvm::find(Block->body(), Child);
+        if (It != Block->body_end() && std::next(It) != Block->body_end()) {
+          bool AsIs = writtenAsIs(*It) && Block->getRBracLoc().isFileID();
+          if (!AsIs)
+            return "the statements after the loop at " +
+                   Text.location(Last->getBeginLoc()) +
+                   " are in a macro, which the rewrite cannot change";
+          SourceSpan Tail;
+          Tail.BeginOffset = Text.statementSpan(*It).EndOffset;
+          Tail.EndOffset = Text.programOffset(Block->getRBracLoc());
+          Tail.Begin = Text.location(std::next(It)[0]->getBeginLoc());
+          Out.Tails.push_back(Tail);
+          for (const Stmt *const *After = std::next(It);
+               After != Block->body_end(); ++After)
+            Skip.push_back(*After);
+        }
+      }
+      if (Parents[0].get<FunctionDecl>())
+        break;
+      Node = Parents[0];
+    }
+  }
+  OutsideCheck Outside(Text, Skip);
+  Outside.run(Body);
+  if (!Outside.Why.empty())
+    return Outside.Why;
+  // Every read of threadIdx and blockDim, inside the loops too: the
+  // group's threads all stand for the original's one thread.
+  std::string Why;
+  std::function<void(const Stmt *)> Builtins = [&](const Stmt *S) {
+    if (!S || !Why.empty())
+      return;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (std::optional<std::string> B = cudaBuiltinName(E)) {
+        StringRef Var = StringRef(*B).split('.').first;
+        if (Var == "threadIdx" || Var == "blockDim") {
+          if (!writtenAsIs(E))
+            Why = "'" + *B + "' at " + Text.location(E->getBeginLoc()) +
+                  " is read inside a macro, which the rewrite cannot change";
+          Out.Builtins.push_back({Text.span(E->getSourceRange()),
+                                  Var == "threadIdx" ? "0u" : "1u"});
+        }
+        return;
+      }
+    for (const Stmt *C : S->children())
+      Builtins(C);
+  };
+  Builtins(Body);
+  if (!Why.empty())
+    return Why;
+  for (auto &[F, L] : R.Found)
+    Out.Loops.push_back(std::move(L));
+  return "";
+}
+
+} // namespace
+
+void analyzeSerialScan(const FunctionDecl *Kernel, const SourceText &Text,
+                       KernelInfo &Info) {
+  Info.SerialScan = SerialScanInfo();
+  SerialScanInfo Out;
+  std::string Why = Kernel ? analyze(Kernel, Text, Info, Out) : "no kernel";
+  if (!Why.empty()) {
+    Info.SerialScan = SerialScanInfo();
+    Info.SerialScan.Why = Why;
+    return;
+  }
+  Out.Why = "";
+  Info.SerialScan = std::move(Out);
+}
+
+} // namespace cro
