@@ -198,7 +198,7 @@ int main() {
   cudaMemcpy(&counted, dcount, sizeof(counted), cudaMemcpyDeviceToHost);
   cudaError_t e = cudaGetLastError();
   double rel = std::fabs(total - exact) / exact;
-  bool ok = e == cudaSuccess && rel < 1e-12 && counted == positives;
+  bool ok = e == cudaSuccess && rel < 1e-9 && counted == positives;
   std::printf("%s fold (sum_squares %.3f ms, relative error %.2g; "
               "count_positive %.3f ms, %llu of %llu; %s)\n",
               ok ? "PASSED" : "FAILED", msSquares, rel, msCount, counted,
