@@ -13,6 +13,16 @@
 // total. The program checks itself against the CPU and times each kernel
 // (bench/memory-generality-gpu.sh runs it on the GPU).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
+// RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=MODEL
+// MODEL: kernels[0].serial_scan.loops[0].accumulator = "running"
+// MODEL-NEXT: kernels[0].serial_scan.loops[0].counter = "b"
+// MODEL-NEXT: kernels[0].serial_scan.loops[0].exclusive = false
+// MODEL-NEXT: kernels[0].serial_scan.loops[0].form = "accumulator"
+// MODEL: kernels[0].serial_scan.loops[0].type = "count_t"
+// MODEL: kernels[1].serial_scan.builtin_reads = 1
+// MODEL: kernels[1].serial_scan.loops[0].exclusive = true
+// MODEL: kernels[1].serial_scan.loops[0].type = "long long"
+// MODEL: kernels[2].serial_scan.loops[0].form = "memory"
 // RUN: echo '{"cumulative_counts.parallel_scan": 1024, "row_offsets.parallel_scan": 256, "weighted_prefix.parallel_scan": 32, "segment_scan.parallel_scan": 256, "row_scans.parallel_scan": 32}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu
 // RUN: %strip-checks < %t.cu | FileCheck %s
