@@ -320,6 +320,16 @@ Error ParallelScan::apply(const RewriteContext &Ctx, const Knob &Kn,
       if (Error E =
               Out.replace(B.BeginOffset, B.EndOffset - B.BeginOffset, With))
         return E;
+  // One thread makes the writes before the first loop, as the original's
+  // one thread did; the first chunk's barrier orders them before its reads.
+  for (const SourceSpan &W : Info.HeadWrites) {
+    if (Error E = Out.insert(W.BeginOffset, "if (threadIdx.x == 0) { "))
+      return E;
+    if (Error E =
+            Out.insert(W.EndOffset, " } // cuda-rewrite-opt parallel-scan: one "
+                                    "thread writes, as before"))
+      return E;
+  }
   // One thread runs what follows the last loop, as the original's one
   // thread did (the loop's last chunk ended with its stores ordered before).
   StringRef Src = Ctx.Source;

@@ -455,7 +455,9 @@ json::Value serialScanJSON(const SerialScanInfo &S) {
         {"term", L.Term.Begin}});
   return json::Object{{"why_not", nullptr},
                       {"loops", std::move(Loops)},
-                      {"builtin_reads", (int64_t)S.Builtins.size()}};
+                      {"builtin_reads", (int64_t)S.Builtins.size()},
+                      {"head_writes", (int64_t)S.HeadWrites.size()},
+                      {"tails", (int64_t)S.Tails.size()}};
 }
 
 json::Value toJSON(const KernelInfo &K) {

@@ -368,24 +368,65 @@ private:
 /// with effects.
 class OutsideCheck {
 public:
-  OutsideCheck(const SourceText &Text, const std::vector<const Stmt *> &Skip)
-      : Text(Text), Skip(Skip) {}
+  OutsideCheck(const SourceText &Text, const std::vector<const Stmt *> &Skip,
+               unsigned FirstLoop)
+      : Text(Text), Skip(Skip), FirstLoop(FirstLoop) {}
 
   std::string Why;
+  /// Statements before the first scan loop, in no loop, that only write
+  /// memory: one thread makes them (SerialScanInfo::HeadWrites).
+  std::vector<const Stmt *> HeadWrites;
 
   void run(const Stmt *S) {
     if (!S || !Why.empty() || llvm::is_contained(Skip, S))
       return;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      Why = check(E);
-      if (!Why.empty())
-        return;
+    if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : Block->body()) {
+        if (headWrite(C))
+          HeadWrites.push_back(C);
+        else
+          run(C);
+      }
+      return;
     }
-    for (const Stmt *C : S->children())
-      run(C);
+    bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+                isa<CXXForRangeStmt>(S);
+    Depth += Loop;
+    if (const auto *E = dyn_cast<Expr>(S))
+      Why = check(E);
+    if (Why.empty())
+      for (const Stmt *C : S->children())
+        run(C);
+    Depth -= Loop;
   }
 
 private:
+  static bool writesMemory(const Expr *Target) {
+    const Expr *T = Target->IgnoreParenImpCasts();
+    if (isa<ArraySubscriptExpr>(T))
+      return true;
+    if (const auto *U = dyn_cast<UnaryOperator>(T))
+      return U->getOpcode() == UO_Deref;
+    if (const auto *M = dyn_cast<MemberExpr>(T))
+      return M->isArrow();
+    return false;
+  }
+
+  /// `p[0] = v;` before the first loop and in no loop: an assignment to
+  /// memory whose operands have no effects.
+  bool headWrite(const Stmt *S) const {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(strip(S));
+    if (!B || !B->isAssignmentOp() || Depth || !writtenAsIs(S) ||
+        Text.statementSpan(S).EndOffset > FirstLoop ||
+        !writesMemory(B->getLHS()) || !effects(B->getRHS(), Text).empty())
+      return false;
+    for (const Stmt *C : B->getLHS()->IgnoreParenImpCasts()->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(C);
+          CE && !effects(CE, Text).empty())
+        return false;
+    return true;
+  }
+
   std::string check(const Expr *E) {
     const Expr *Target = nullptr;
     if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
@@ -399,8 +440,9 @@ private:
       if (!V || !V->hasLocalStorage() || V->isStaticLocal() ||
           V->getType()->isReferenceType())
         return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
-               " writes memory outside the scan loop, which every thread of "
-               "the group would write again";
+               " writes memory outside the scan loop, and not as a statement "
+               "of its own before it, so every thread of the group would "
+               "write it again";
       return "";
     }
     if (isa<CallExpr>(E))
@@ -410,7 +452,41 @@ private:
 
   const SourceText &Text;
   const std::vector<const Stmt *> &Skip;
+  unsigned FirstLoop;
+  unsigned Depth = 0;
 };
+
+/// A read of memory outside the statements in Except, before offset End
+/// (a local array's elements are the thread's own), or null.
+const Expr *memoryReadBefore(const Stmt *S, unsigned End,
+                             const std::vector<const Stmt *> &Except,
+                             const SourceText &Text) {
+  if (!S || llvm::is_contained(Except, S))
+    return nullptr;
+  if (const auto *E = dyn_cast<Expr>(S);
+      E && Text.span(E->getSourceRange()).BeginOffset < End) {
+    const Expr *Base = nullptr;
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      Base = A->getBase();
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_Deref)
+      Base = U->getSubExpr();
+    if (const auto *M = dyn_cast<MemberExpr>(E); M && M->isArrow())
+      Base = M->getBase();
+    if (Base) {
+      const VarDecl *V = referencedVar(Base);
+      bool OwnArray = V && V->hasLocalStorage() &&
+                      V->getType()->isArrayType() &&
+                      !V->hasAttr<CUDASharedAttr>();
+      if (!OwnArray)
+        return E;
+    }
+  }
+  for (const Stmt *C : S->children())
+    if (const Expr *R = memoryReadBefore(C, End, Except, Text))
+      return R;
+  return nullptr;
+}
 
 std::string analyze(const FunctionDecl *Kernel, const SourceText &Text,
                     KernelInfo &Info, SerialScanInfo &Out) {
@@ -476,10 +552,26 @@ std::string analyze(const FunctionDecl *Kernel, const SourceText &Text,
       Node = Parents[0];
     }
   }
-  OutsideCheck Outside(Text, Skip);
+  unsigned FirstLoop =
+      Text.span(R.Found.front().first->getSourceRange()).BeginOffset;
+  OutsideCheck Outside(Text, Skip, FirstLoop);
   Outside.run(Body);
   if (!Outside.Why.empty())
     return Outside.Why;
+  // One thread makes the writes before the loop; the others must not read
+  // memory there, which they could do before or after that write.
+  if (!Outside.HeadWrites.empty()) {
+    if (const Expr *Read =
+            memoryReadBefore(Body, FirstLoop, Outside.HeadWrites, Text))
+      return "'" + Text.text(Read) + "' at " +
+             Text.location(Read->getBeginLoc()) +
+             " reads memory before the scan, where one thread of the group "
+             "writes '" +
+             Text.text(strip(Outside.HeadWrites.front())) +
+             "': another could read it before or after that write";
+    for (const Stmt *W : Outside.HeadWrites)
+      Out.HeadWrites.push_back(Text.statementSpan(W));
+  }
   // Every read of threadIdx and blockDim, inside the loops too: the
   // group's threads all stand for the original's one thread.
   std::string Why;

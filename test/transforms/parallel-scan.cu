@@ -9,8 +9,10 @@
 // recurrence through memory with an inclusive bound and a scale; one scan
 // per block (grid of segments, blockIdx in the index). Refused, with the
 // obstacle: blocks of more than one thread, a term that reads a later
-// element, arrays that may overlap, a write before the loop, a 16-bit
-// total. The program checks itself against the CPU and times each kernel
+// element, arrays that may overlap, a read of memory before the loop
+// where one thread writes, a write under an `if` before it, a 16-bit total.
+// A seed written before the loop (`out[0] = in[0];`) is written by one
+// thread. The program checks itself against the CPU and times each kernel
 // (bench/memory-generality-gpu.sh runs it on the GPU).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=MODEL
@@ -23,7 +25,7 @@
 // MODEL: kernels[1].serial_scan.loops[0].exclusive = true
 // MODEL: kernels[1].serial_scan.loops[0].type = "long long"
 // MODEL: kernels[2].serial_scan.loops[0].form = "memory"
-// RUN: echo '{"cumulative_counts.parallel_scan": 1024, "row_offsets.parallel_scan": 256, "weighted_prefix.parallel_scan": 32, "segment_scan.parallel_scan": 256, "row_scans.parallel_scan": 32}' > %t.json
+// RUN: echo '{"cumulative_counts.parallel_scan": 1024, "row_offsets.parallel_scan": 256, "weighted_prefix.parallel_scan": 32, "segment_scan.parallel_scan": 256, "row_scans.parallel_scan": 32, "seeded.parallel_scan": 256}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu
 // RUN: %strip-checks < %t.cu | FileCheck %s
 // RUN: nvcc -arch=sm_90 -c %t.cu -o %t.o
@@ -165,10 +167,35 @@ __global__ void overlapping(const int *in, int *out, int n) {
     out[k] = out[k - 1] + in[k];
 }
 
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "'out[0] = in[0]' at {{.*}} writes memory outside the scan loop, which every thread of the group would write again"
+// The element before the first iteration, written by the one thread before
+// the loop: one thread of the group writes it.
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "seeded.parallel_scan"
+// CHECK-LABEL: __global__ void seeded(
+// CHECK: if (threadIdx.x == 0) { out[0] = in[0]; } // cuda-rewrite-opt parallel-scan: one thread writes, as before
+// CHECK-NEXT: { // cuda-rewrite-opt parallel-scan 256: loop L0's running total computed 256 iterations at a time, one per thread
 __global__ void seeded(const int *__restrict__ in, int *__restrict__ out,
                        int n) {
   out[0] = in[0];
+  for (int k = 1; k < n; ++k)
+    out[k] = out[k - 1] + in[k];
+}
+
+// Another thread would read the seed before or after it is written.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "'out[0]' at {{.*}} reads memory before the scan, where one thread of the group writes 'out[0] = in[0] * 2': another could read it before or after that write"
+__global__ void seeded_twice(const int *__restrict__ in,
+                             int *__restrict__ out, int n) {
+  out[0] = in[0] * 2;
+  const int seed = out[0];
+  if (seed != 0)
+    for (int k = 1; k < n; ++k)
+      out[k] = out[k - 1] + in[k];
+}
+
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "'out[0] = 0' at {{.*}} writes memory outside the scan loop, and not as a statement of its own before it, so every thread of the group would write it again"
+__global__ void seeded_if(const int *__restrict__ in, int *__restrict__ out,
+                          int n) {
+  if (n > 0)
+    out[0] = 0;
   for (int k = 1; k < n; ++k)
     out[k] = out[k - 1] + in[k];
 }
@@ -192,6 +219,7 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b) {
 // CHECK: weighted_prefix<<<1, 32>>>(dx, dw, 0.5f, n);
 // CHECK: segment_scan<<<segments, 256>>>(dseg, len);
 // CHECK: row_scans<<<1, 32>>>(dm, nrows, ncols);
+// CHECK: seeded<<<1, 256>>>(dsin, dsout, ns);
 int main() {
   cudaEvent_t t0, t1;
   cudaEventCreate(&t0);
@@ -326,6 +354,24 @@ int main() {
   }
   ok = ok && badRows == 0;
 
+  // A seeded scan of 100,000 ints.
+  const int ns = 100000;
+  std::vector<int> sin(ns), sout(ns);
+  for (int i = 0; i < ns; ++i)
+    sin[i] = (i * 31) % 9 - 4;
+  int *dsin, *dsout;
+  cudaMalloc(&dsin, ns * sizeof(int));
+  cudaMalloc(&dsout, ns * sizeof(int));
+  cudaMemcpy(dsin, sin.data(), ns * sizeof(int), cudaMemcpyHostToDevice);
+  seeded<<<1, 1>>>(dsin, dsout, ns);
+  cudaMemcpy(sout.data(), dsout, ns * sizeof(int), cudaMemcpyDeviceToHost);
+  int badSeeded = 0, accSeeded = 0;
+  for (int i = 0; i < ns; ++i) {
+    accSeeded += sin[i];
+    badSeeded += sout[i] != accSeeded;
+  }
+  ok = ok && badSeeded == 0;
+
   // The refused kernels, launched so that the model sees their shapes.
   int *dv;
   cudaMalloc(&dv, 64 * sizeof(int));
@@ -333,7 +379,8 @@ int main() {
   guarded_scan<<<1, 64>>>(dv, 64);
   reads_ahead<<<1, 1>>>(dv, 64);
   overlapping<<<1, 1>>>(dv, dv, 64);
-  seeded<<<1, 1>>>(dv, dv + 32, 32);
+  seeded_twice<<<1, 1>>>(dv, dv + 32, 32);
+  seeded_if<<<1, 1>>>(dv, dv + 32, 32);
   short *ds;
   cudaMalloc(&ds, 64 * sizeof(short));
   cudaMemset(ds, 0, 64 * sizeof(short));
@@ -344,9 +391,9 @@ int main() {
   std::printf("%s parallel-scan (cumulative_counts %.3f ms, %d wrong; "
               "row_offsets %.3f ms, %d wrong; weighted_prefix %.3f ms, "
               "relative error %.2g; segment_scan %.3f ms, %d wrong; "
-              "row_scans %.3f ms, %d wrong; %s)\n",
+              "row_scans %.3f ms, %d wrong; seeded %d wrong; %s)\n",
               ok ? "PASSED" : "FAILED", msCounts, badCounts, msOffsets,
               badOffsets, msPrefix, worst, msSegments, badSegments, msRows,
-              badRows, cudaGetErrorString(e));
+              badRows, badSeeded, cudaGetErrorString(e));
   return ok ? 0 : 1;
 }

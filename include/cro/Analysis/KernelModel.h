@@ -734,6 +734,11 @@ struct SerialScanInfo {
   /// they may write memory (`offsets[n] = total;`) as the original's one
   /// thread did.
   std::vector<SourceSpan> Tails;
+  /// Statements before the first loop, in no loop, that only write memory
+  /// (`cdf[0] = hist[0];`, `;` included): one thread makes them, and
+  /// nothing else before the loop reads memory; the loop's first chunk
+  /// begins with a barrier that orders them before its reads.
+  std::vector<SourceSpan> HeadWrites;
   /// Reads of threadIdx and blockDim anywhere in the body: every thread of
   /// the group stands for the original block's one thread, so they read 0
   /// and 1 there (the spans and the text replacing them).
