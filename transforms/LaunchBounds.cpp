@@ -90,9 +90,13 @@ Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
   // Register tiles and staged loops need many more registers than the
   // kernel as written; with more than 512 threads per block the compiler
   // must be told the block size, or the variant may not launch at all.
+  // So with parallel-scan's groups past 512 threads (a one-thread kernel's
+  // registers were never bounded by its block).
+  const json::Value *Scan = Config.value(KI->Id + ".parallel_scan");
   bool RegistersBounded = Threads && *Threads > 512 && !KI->Bounds &&
                           V == json::Value("none") &&
-                          reductionNestRewritten(Ctx, *KI, Config);
+                          (reductionNestRewritten(Ctx, *KI, Config) ||
+                           (Scan && Scan->getAsInteger().value_or(1) > 512));
   if (V == K.Default && !BlockChanged && !RegistersBounded)
     return Error::success();
   if (!Threads)

@@ -153,10 +153,26 @@ std::string groupLoop(const RewriteContext &Ctx, const SerialScanInfo &Info,
          "__shared__ " + T + " " + Totals + "[" + std::to_string(Warps) + "];");
   }
   Line(I1, "const " + CT + " " + First + " = " + Copy(S.Start) + ";");
-  Line(I1, "for (" + CT + " " + Base + " = " + First + ";; " + Base +
-               " += " + GS + ") {");
-  Line(I2, CT + " " + S.Counter + " = " + Base + " + (" + CT + ")threadIdx.x;");
-  Line(I2, "const bool " + In + " = " + Copy(S.Condition) + ";");
+  if (S.CounterBits < 64) {
+    // The chunk's counters in 64 bits: a thread past the type's largest
+    // value is past the loop's end (the original never wraps), and none
+    // wraps around to a value the condition admits.
+    uint64_t Max = S.CounterSigned ? (uint64_t(1) << (S.CounterBits - 1)) - 1
+                                   : (uint64_t(1) << S.CounterBits) - 1;
+    Line(I1, "for (long long " + Base + " = " + First + ";; " + Base +
+                 " += " + GS + ") {");
+    Line(I2, CT + " " + S.Counter + " = (" + CT + ")(" + Base +
+                 " + (long long)threadIdx.x);");
+    Line(I2, "const bool " + In + " = " + Base +
+                 " + (long long)threadIdx.x <= " + std::to_string(Max) +
+                 "LL && (" + Copy(S.Condition) + ");");
+  } else {
+    Line(I1, "for (" + CT + " " + Base + " = " + First + ";; " + Base +
+                 " += " + GS + ") {");
+    Line(I2,
+         CT + " " + S.Counter + " = " + Base + " + (" + CT + ")threadIdx.x;");
+    Line(I2, "const bool " + In + " = " + Copy(S.Condition) + ";");
+  }
   // The condition holds for a prefix of the chunk's iterations (the counter
   // only grows and the bound does not change): none holds, the loop ends.
   // The check orders the previous chunk's stores before what follows.
@@ -322,12 +338,16 @@ Error ParallelScan::apply(const RewriteContext &Ctx, const Knob &Kn,
         return E;
   // One thread makes the writes before the first loop, as the original's
   // one thread did; the first chunk's barrier orders them before its reads.
+  // A barrier after each orders it before anything the group reads later.
   for (const SourceSpan &W : Info.HeadWrites) {
     if (Error E = Out.insert(W.BeginOffset, "if (threadIdx.x == 0) { "))
       return E;
-    if (Error E =
-            Out.insert(W.EndOffset, " } // cuda-rewrite-opt parallel-scan: one "
-                                    "thread writes, as before"))
+    if (Error E = Out.insert(
+            W.EndOffset,
+            std::string(" } ") +
+                (*G > 32 ? "__syncthreads();" : "__syncwarp();") +
+                " /* cuda-rewrite-opt parallel-scan: one thread writes, as "
+                "before */"))
       return E;
   }
   // One thread runs what follows the last loop, as the original's one
@@ -343,8 +363,8 @@ Error ParallelScan::apply(const RewriteContext &Ctx, const Knob &Kn,
     if (Error E = Out.insert(
             T.BeginOffset,
             "\n" + Ind +
-                "if (threadIdx.x == 0) { // cuda-rewrite-opt parallel-scan: "
-                "what follows the scan runs in one thread, as it did"))
+                "if (threadIdx.x == 0) { /* cuda-rewrite-opt parallel-scan: "
+                "what follows the scan runs in one thread, as it did */"))
       return E;
     if (Error E = OwnLine ? Out.insert(Close, Ind + "}\n")
                           : Out.insert(T.EndOffset, " }"))

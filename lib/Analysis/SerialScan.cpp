@@ -4,6 +4,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 #include <functional>
 
 using namespace clang;
@@ -53,8 +54,16 @@ std::string effects(const Expr *E, const SourceText &Text) {
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = C->getDirectCallee();
     const SourceManager &SM = Text.context().getSourceManager();
+    bool WritesThrough =
+        FD && llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+          QualType T = P->getType();
+          return (T->isPointerType() &&
+                  !T->getPointeeType().isConstQualified()) ||
+                 (T->isReferenceType() &&
+                  !T.getNonReferenceType().isConstQualified());
+        });
     if (!FD || !SM.isInSystemHeader(FD->getLocation()) ||
-        effectfulToolkitCall(FD->getName()))
+        effectfulToolkitCall(FD->getName()) || WritesThrough)
       return "'" + Text.text(E) + "' at " + Text.location(E->getBeginLoc()) +
              " calls a function that may have effects";
   }
@@ -155,6 +164,18 @@ private:
         .value_or(0);
   }
 
+  /// Whether Prev is the element Store stored one step of Counter back.
+  bool isStepBack(const ArraySubscriptExpr *Prev,
+                  const ArraySubscriptExpr *Store, StringRef Counter) const {
+    const AccessInfo *W = Store ? accessAt(Store) : nullptr;
+    const AccessInfo *R = Prev ? accessAt(Prev) : nullptr;
+    int64_t Step = stride(W, Counter);
+    return R && Step && R->Indices.size() == 1 && R->Indices[0].Affine &&
+           R->Indices[0].Form ==
+               W->Indices[0].Form -
+                   AffineExpr::constant(SymPoly::constant(Step));
+  }
+
   /// "" when F is a prefix sum (L filled), "-" when its body stores no
   /// running total at all, else why it is not one.
   std::string recognize(const ForStmt *F, SerialScanInfo::Loop &Out) {
@@ -187,7 +208,15 @@ private:
       if (!X)
         return "-";
       const Expr *Prev = nullptr, *Term = nullptr;
-      if (B->getOpcode() == BO_AddAssign) {
+      if (const auto *CA = dyn_cast<CompoundAssignOperator>(B);
+          CA && CA->getOpcode() == BO_AddAssign) {
+        if (CA->getComputationResultType().getCanonicalType() !=
+            Store->getType().getCanonicalType().getUnqualifiedType())
+          return Loop + "the addition is computed in '" +
+                 CA->getComputationResultType().getAsString() +
+                 "', not in the element's type: each step converts the total "
+                 "back to its type, which a group adding in another order "
+                 "would not reproduce";
         Prev = B->getRHS();
         Term = B->getLHS();
       } else if (B->getOpcode() == BO_Assign) {
@@ -195,7 +224,22 @@ private:
             dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
         if (!Add || Add->getOpcode() != BO_Add)
           return "-";
-        bool LeftIsPrev = arrayOf(subscriptOf(Add->getLHS())) == X;
+        // The operand that is the element one step back (`x[k] + x[k - 1]`
+        // has the array on both sides).
+        bool LeftIsPrev =
+            arrayOf(subscriptOf(Add->getLHS())) == X &&
+            isStepBack(subscriptOf(Add->getLHS()), Store, Counter);
+        if (!LeftIsPrev && arrayOf(subscriptOf(Add->getRHS())) != X)
+          LeftIsPrev = arrayOf(subscriptOf(Add->getLHS())) == X;
+        if (Add->getType().getCanonicalType() !=
+            Store->getType().getCanonicalType().getUnqualifiedType())
+          return Loop + "the addition is computed in '" +
+                 Add->getType().getAsString() +
+                 "', not in the element's type "
+                 "'" +
+                 Store->getType().getAsString() +
+                 "': each step converts the total back to its type, which a "
+                 "group adding in another order would not reproduce";
         Prev = LeftIsPrev ? Add->getLHS() : Add->getRHS();
         Term = LeftIsPrev ? Add->getRHS() : Add->getLHS();
         S.PreviousFirst = LeftIsPrev;
@@ -224,6 +268,13 @@ private:
           if (!RA || RA->Indices.size() != 1 || !RA->Indices[0].Affine ||
               !(RA->Indices[0].Form == W->Indices[0].Form))
             Stray = Text.text(A);
+          else
+            Walk(A->getIdx());
+          return;
+        }
+        if (const auto *DR = dyn_cast<DeclRefExpr>(T);
+            DR && DR->getDecl() == X) {
+          Stray = Text.text(DR);
           return;
         }
         for (const Stmt *Ch : T->children())
@@ -232,7 +283,8 @@ private:
       Walk(Term);
       if (!Stray.empty())
         return Loop + "the term reads '" + Stray +
-               "', another element of the array the scan writes";
+               "', which names the array the scan writes other than at the "
+               "element it stores";
       if (std::string Why = effects(Term, Text); !Why.empty())
         return Loop + "the term has effects: " + Why;
       S.Form = "memory";
@@ -266,11 +318,31 @@ private:
           return "-";
         if (B->getOpcode() == BO_AddAssign) {
           Term = B->getRHS();
+          if (cast<CompoundAssignOperator>(B)
+                  ->getComputationResultType()
+                  .getCanonicalType() !=
+              V->getType().getCanonicalType().getUnqualifiedType())
+            return Loop + "the addition is computed in '" +
+                   cast<CompoundAssignOperator>(B)
+                       ->getComputationResultType()
+                       .getAsString() +
+                   "', not in the running total's type '" +
+                   V->getType().getAsString() +
+                   "': each step converts the total back to its type, which a "
+                   "group adding in another order would not reproduce";
         } else if (B->getOpcode() == BO_Assign) {
           const auto *Add =
               dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
           if (!Add || Add->getOpcode() != BO_Add)
             return "-";
+          if (Add->getType().getCanonicalType() !=
+              V->getType().getCanonicalType().getUnqualifiedType())
+            return Loop + "the addition is computed in '" +
+                   Add->getType().getAsString() +
+                   "', not in the running total's type '" +
+                   V->getType().getAsString() +
+                   "': each step converts the total back to its type, which a "
+                   "group adding in another order would not reproduce";
           if (referencedVar(Add->getLHS()) == V &&
               isa<DeclRefExpr>(Add->getLHS()->IgnoreParenImpCasts()))
             Term = Add->getRHS();
@@ -315,6 +387,16 @@ private:
     } else {
       return "-";
     }
+    if (const AccessInfo *WA = accessAt(Store); !WA || WA->Space != "global")
+      return Loop + "'" + Text.text(Store) + "' is not global memory (" +
+             (WA ? WA->Space : std::string("not modelled")) +
+             "): each thread of a group would store its iterations into its "
+             "own copy";
+    if (unsigned Bits = integerBits(C->Var->getType(), Text.context());
+        !Bits || Bits > 64)
+      return Loop + "the counter '" + Counter + "' is not an integer";
+    S.CounterBits = integerBits(C->Var->getType(), Text.context());
+    S.CounterSigned = C->Var->getType()->isSignedIntegerType();
     if (!shuffleable(Type))
       return Loop + "the running total's type '" + Type.getAsString() +
              "' is not one a warp shuffle moves (int, long, long long, their "
@@ -368,9 +450,9 @@ private:
 /// with effects.
 class OutsideCheck {
 public:
-  OutsideCheck(const SourceText &Text, const std::vector<const Stmt *> &Skip,
-               unsigned FirstLoop)
-      : Text(Text), Skip(Skip), FirstLoop(FirstLoop) {}
+  OutsideCheck(const SourceText &Text, const KernelInfo &Info,
+               const std::vector<const Stmt *> &Skip, unsigned FirstLoop)
+      : Text(Text), Info(Info), Skip(Skip), FirstLoop(FirstLoop) {}
 
   std::string Why;
   /// Statements before the first scan loop, in no loop, that only write
@@ -413,12 +495,21 @@ private:
   }
 
   /// `p[0] = v;` before the first loop and in no loop: an assignment to
-  /// memory whose operands have no effects.
+  /// global memory (a thread's own memory must be written in every
+  /// thread) whose operands have no effects.
   bool headWrite(const Stmt *S) const {
     const auto *B = dyn_cast_or_null<BinaryOperator>(strip(S));
     if (!B || !B->isAssignmentOp() || Depth || !writtenAsIs(S) ||
         Text.statementSpan(S).EndOffset > FirstLoop ||
         !writesMemory(B->getLHS()) || !effects(B->getRHS(), Text).empty())
+      return false;
+    SourceSpan Target =
+        Text.span(B->getLHS()->IgnoreParenImpCasts()->getSourceRange());
+    bool Global = llvm::any_of(Info.Accesses, [&](const AccessInfo &A) {
+      return A.Span.BeginOffset == Target.BeginOffset &&
+             A.Span.EndOffset == Target.EndOffset && A.Space == "global";
+    });
+    if (!Global)
       return false;
     for (const Stmt *C : B->getLHS()->IgnoreParenImpCasts()->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(C);
@@ -451,6 +542,7 @@ private:
   }
 
   const SourceText &Text;
+  const KernelInfo &Info;
   const std::vector<const Stmt *> &Skip;
   unsigned FirstLoop;
   unsigned Depth = 0;
@@ -486,6 +578,34 @@ const Expr *memoryReadBefore(const Stmt *S, unsigned End,
     if (const Expr *R = memoryReadBefore(C, End, Except, Text))
       return R;
   return nullptr;
+}
+
+/// Why a function S calls (or one they call) reads blockDim: "" when none
+/// does.
+std::string calleeReadsBlockDim(const Stmt *S, const SourceText &Text,
+                                unsigned Depth = 0) {
+  if (!S || Depth > 8)
+    return "";
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<std::string> B = cudaBuiltinName(E))
+      return Depth && StringRef(*B).starts_with("blockDim")
+                 ? "'" + *B + "' is read at " +
+                       Text.location(E->getBeginLoc()) +
+                       " in a function the statements after the scan call, "
+                       "where a group's block would be seen"
+                 : "";
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = C->getDirectCallee())
+      if (FD->hasBody() && !Text.context().getSourceManager().isInSystemHeader(
+                               FD->getLocation()))
+        if (std::string Why =
+                calleeReadsBlockDim(FD->getBody(), Text, Depth + 1);
+            !Why.empty())
+          return Why;
+  for (const Stmt *C : S->children())
+    if (std::string Why = calleeReadsBlockDim(C, Text, Depth); !Why.empty())
+      return Why;
+  return "";
 }
 
 std::string analyze(const FunctionDecl *Kernel, const SourceText &Text,
@@ -554,15 +674,26 @@ std::string analyze(const FunctionDecl *Kernel, const SourceText &Text,
   }
   unsigned FirstLoop =
       Text.span(R.Found.front().first->getSourceRange()).BeginOffset;
-  OutsideCheck Outside(Text, Skip, FirstLoop);
+  // What follows the last loop runs in thread 0, whose threadIdx is the
+  // original's; but a function it calls that reads blockDim would see the
+  // group's block.
+  for (const Stmt *T : Skip)
+    if (!llvm::any_of(R.Found, [&](const auto &F) { return F.first == T; }))
+      if (std::string Why = calleeReadsBlockDim(T, Text); !Why.empty())
+        return Why;
+  OutsideCheck Outside(Text, Info, Skip, FirstLoop);
   Outside.run(Body);
   if (!Outside.Why.empty())
     return Outside.Why;
-  // One thread makes the writes before the loop; the others must not read
-  // memory there, which they could do before or after that write.
+  // One thread makes the writes before the loop, each followed by a
+  // barrier; the others must not read memory before the last of them, which
+  // they could do before or after that write.
   if (!Outside.HeadWrites.empty()) {
+    unsigned LastWrite = 0;
+    for (const Stmt *W : Outside.HeadWrites)
+      LastWrite = std::max(LastWrite, Text.statementSpan(W).EndOffset);
     if (const Expr *Read =
-            memoryReadBefore(Body, FirstLoop, Outside.HeadWrites, Text))
+            memoryReadBefore(Body, LastWrite, Outside.HeadWrites, Text))
       return "'" + Text.text(Read) + "' at " +
              Text.location(Read->getBeginLoc()) +
              " reads memory before the scan, where one thread of the group "

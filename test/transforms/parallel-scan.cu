@@ -42,16 +42,16 @@
 typedef unsigned int count_t;
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "cumulative_counts.parallel_scan"
-// CHECK-LABEL: __global__ void cumulative_counts(
+// CHECK-LABEL: __global__ void __launch_bounds__(1024) cumulative_counts(
 // CHECK: count_t running = 0;
 // CHECK-NEXT: int b;
 // CHECK-NEXT: { // cuda-rewrite-opt parallel-scan 1024: loop L0's running total computed 1024 iterations at a time, one per thread
 // CHECK-NEXT: count_t scan_carry = running;
 // CHECK: __shared__ count_t scan_warp_totals[32];
 // CHECK-NEXT: const int scan_first = 0;
-// CHECK-NEXT: for (int scan_base = scan_first;; scan_base += 1024) {
-// CHECK-NEXT: int b = scan_base + (int)threadIdx.x;
-// CHECK-NEXT: const bool scan_in = b < nbins;
+// CHECK-NEXT: for (long long scan_base = scan_first;; scan_base += 1024) {
+// CHECK-NEXT: int b = (int)(scan_base + (long long)threadIdx.x);
+// CHECK-NEXT: const bool scan_in = scan_base + (long long)threadIdx.x <= 2147483647LL && (b < nbins);
 // CHECK-NEXT: if (!__syncthreads_or(scan_in))
 // CHECK: scan_value = hist[b];
 // CHECK: if (scan_in) {
@@ -62,7 +62,7 @@ typedef unsigned int count_t;
 // CHECK-NEXT: }
 // CHECK-NEXT: running = scan_carry;
 // CHECK-NEXT: }
-// CHECK-NEXT: if (threadIdx.x == 0) { // cuda-rewrite-opt parallel-scan: what follows the scan runs in one thread, as it did
+// CHECK-NEXT: if (threadIdx.x == 0) { /* cuda-rewrite-opt parallel-scan: what follows the scan runs in one thread, as it did */
 // CHECK-NEXT: *total = running;
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -87,7 +87,7 @@ __global__ void cumulative_counts(const count_t *hist, count_t *cdf,
 // CHECK: scan_before += scan_offset;
 // CHECK: const long long offset = scan_carry + scan_before;
 // CHECK-NEXT: offsets[r] = offset;
-// CHECK: if (threadIdx.x == 0) { // cuda-rewrite-opt parallel-scan: what follows the scan runs in one thread, as it did
+// CHECK: if (threadIdx.x == 0) { /* cuda-rewrite-opt parallel-scan: what follows the scan runs in one thread, as it did */
 // CHECK-NEXT: offsets[rows] = offset;
 __global__ void row_offsets(const int *__restrict__ lengths,
                             long long *__restrict__ offsets, int rows) {
@@ -122,7 +122,7 @@ __global__ void weighted_prefix(float *__restrict__ x,
 
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "segment_scan.parallel_scan"
 // CHECK-LABEL: __global__ void segment_scan(
-// CHECK: int k = scan_base + (int)threadIdx.x;
+// CHECK: int k = (int)(scan_base + (long long)threadIdx.x);
 // CHECK: scan_value = data[seg * len + k];
 // CHECK-NEXT: if (k == scan_first)
 // CHECK-NEXT: scan_value = scan_value + data[seg * len + k - 1];
@@ -154,7 +154,7 @@ __global__ void guarded_scan(int *v, int n) {
       v[k] += v[k - 1];
 }
 
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'v[k + 1]', another element of the array the scan writes"
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'v[k + 1]', which names the array the scan writes other than at the element it stores"
 __global__ void reads_ahead(int *v, int n) {
   for (int k = 1; k < n - 1; ++k)
     v[k] = v[k - 1] + v[k + 1];
@@ -171,7 +171,7 @@ __global__ void overlapping(const int *in, int *out, int n) {
 // the loop: one thread of the group writes it.
 // KNOBS-DAG: knobs[{{[0-9]+}}].id = "seeded.parallel_scan"
 // CHECK-LABEL: __global__ void seeded(
-// CHECK: if (threadIdx.x == 0) { out[0] = in[0]; } // cuda-rewrite-opt parallel-scan: one thread writes, as before
+// CHECK: if (threadIdx.x == 0) { out[0] = in[0]; } __syncthreads(); /* cuda-rewrite-opt parallel-scan: one thread writes, as before */
 // CHECK-NEXT: { // cuda-rewrite-opt parallel-scan 256: loop L0's running total computed 256 iterations at a time, one per thread
 __global__ void seeded(const int *__restrict__ in, int *__restrict__ out,
                        int n) {
@@ -180,15 +180,14 @@ __global__ void seeded(const int *__restrict__ in, int *__restrict__ out,
     out[k] = out[k - 1] + in[k];
 }
 
-// Another thread would read the seed before or after it is written.
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "'out[0]' at {{.*}} reads memory before the scan, where one thread of the group writes 'out[0] = in[0] * 2': another could read it before or after that write"
+// A thread could read the end of out before or after one thread seeds it.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "'out[n - 1]' at {{.*}} reads memory before the scan, where one thread of the group writes 'out[0] = in[0]': another could read it before or after that write"
 __global__ void seeded_twice(const int *__restrict__ in,
                              int *__restrict__ out, int n) {
-  out[0] = in[0] * 2;
-  const int seed = out[0];
-  if (seed != 0)
-    for (int k = 1; k < n; ++k)
-      out[k] = out[k - 1] + in[k];
+  const int last = out[n - 1];
+  out[0] = in[0];
+  for (int k = 1; k < n; ++k)
+    out[k] = out[k - 1] + (in[k] + last);
 }
 
 // KNOBS-DAG: refused[{{[0-9]+}}].reason = "'out[0] = 0' at {{.*}} writes memory outside the scan loop, and not as a statement of its own before it, so every thread of the group would write it again"
@@ -200,7 +199,8 @@ __global__ void seeded_if(const int *__restrict__ in, int *__restrict__ out,
     out[k] = out[k - 1] + in[k];
 }
 
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the running total's type 'short' is not one a warp shuffle moves {{.*}}"
+// The sum of two shorts is an int, converted back at every step.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the addition is computed in 'int', not in the element's type: each step converts the total back to its type, which a group adding in another order would not reproduce"
 __global__ void narrow(short *v, int n) {
   for (int k = 1; k < n; ++k)
     v[k] += v[k - 1];

@@ -715,6 +715,10 @@ struct SerialScanInfo {
     std::string Type;        ///< the running total's type as spelled
     std::string Accumulator; ///< "accumulator": the local's name
     std::string Counter, CounterType;
+    /// The counter's width and signedness: a chunk's counters are computed
+    /// in 64 bits where it is narrower, so that none wraps past its bound.
+    unsigned CounterBits = 32;
+    bool CounterSigned = true;
     SourceSpan Start;     ///< the counter's first value
     SourceSpan Condition; ///< the loop's condition (monotone in the counter)
     SourceSpan Term;      ///< the term added in an iteration
