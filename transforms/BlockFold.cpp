@@ -29,23 +29,12 @@ std::string asInOriginalBlock(const RewriteContext &Ctx, const KernelInfo &K,
                               const SourceSpan &Span, StringRef Block,
                               StringRef Grid) {
   const BlockIndexReads::Dim &R = K.BlockReads.Dims.at("x");
-  std::vector<std::pair<SourceSpan, StringRef>> Reads;
+  std::vector<std::pair<SourceSpan, std::string>> Reads;
   for (const SourceSpan &S : R.BlockIdx)
-    if (within(S, Span))
-      Reads.push_back({S, Block});
+    Reads.push_back({S, Block.str()});
   for (const SourceSpan &S : R.GridDim)
-    if (within(S, Span))
-      Reads.push_back({S, Grid});
-  llvm::sort(Reads, [](const auto &A, const auto &B) {
-    return A.first.BeginOffset < B.first.BeginOffset;
-  });
-  std::string Out;
-  unsigned At = Span.BeginOffset;
-  for (const auto &[S, With] : Reads) {
-    Out += Ctx.Source.slice(At, S.BeginOffset).str() + With.str();
-    At = S.EndOffset;
-  }
-  return Out + Ctx.Source.slice(At, Span.EndOffset).str();
+    Reads.push_back({S, Grid.str()});
+  return spanTextReplacing(Ctx, Span, std::move(Reads));
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 //===- BlockSize.cpp - the thread-block shape of a kernel's launches ------===//
 #include "BlockSize.h"
+#include "ParallelScan.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Analysis/ASTHelpers.h"
@@ -914,9 +915,8 @@ BlockSize::threadsPerBlock(const KernelInfo &K, const ResolvedConfig &Config) {
   if (const json::Value *V = Config.value(K.Id + ".block"))
     return threadsOf(shapeOf(*V));
   // parallel-scan gives a one-thread block a group of threads.
-  if (const json::Value *V = Config.value(K.Id + ".parallel_scan"))
-    if (std::optional<int64_t> G = V->getAsInteger(); G && *G > 1)
-      return *G;
+  if (std::optional<int64_t> G = parallelScanGroup(K, Config))
+    return *G;
   return currentThreadsPerBlock(K);
 }
 

@@ -1,5 +1,6 @@
 #include "LaunchBounds.h"
 #include "BlockSize.h"
+#include "ParallelScan.h"
 #include "ReductionNest.h"
 #include "ThreadRemap.h"
 #include "cro/Support/ToolError.h"
@@ -92,11 +93,10 @@ Error LaunchBounds::apply(const RewriteContext &Ctx, const Knob &K,
   // must be told the block size, or the variant may not launch at all.
   // So with parallel-scan's groups past 512 threads (a one-thread kernel's
   // registers were never bounded by its block).
-  const json::Value *Scan = Config.value(KI->Id + ".parallel_scan");
   bool RegistersBounded = Threads && *Threads > 512 && !KI->Bounds &&
                           V == json::Value("none") &&
                           (reductionNestRewritten(Ctx, *KI, Config) ||
-                           (Scan && Scan->getAsInteger().value_or(1) > 512));
+                           parallelScanGroup(*KI, Config).value_or(1) > 512);
   if (V == K.Default && !BlockChanged && !RegistersBounded)
     return Error::success();
   if (!Threads)

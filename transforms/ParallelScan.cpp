@@ -14,13 +14,6 @@ namespace {
 
 constexpr int64_t GroupSizes[] = {32, 256, 1024};
 
-const LoopInfo *loopNamed(const KernelInfo &K, StringRef Id) {
-  for (const LoopInfo &L : K.Loops)
-    if (L.Id == Id)
-      return &L;
-  return nullptr;
-}
-
 /// Why K's blocks cannot be given a group of threads in place of their one
 /// thread ("" when they can): some launch has more than one thread per
 /// block, or one the model does not see, or its block argument is not
@@ -89,42 +82,17 @@ std::string refusal(const RewriteContext &Ctx, const KernelInfo &K) {
   return "";
 }
 
-/// Copies program text, with the reads of threadIdx and blockDim in it
-/// replaced as the group's threads read them.
-class GroupText {
-public:
-  GroupText(const RewriteContext &Ctx, const SerialScanInfo &S)
-      : Ctx(Ctx), S(S) {}
-
-  std::string operator()(const SourceSpan &Span) const {
-    std::vector<std::pair<SourceSpan, std::string>> In;
-    for (const auto &B : S.Builtins)
-      if (within(B.first, Span))
-        In.push_back(B);
-    llvm::sort(In, [](const auto &A, const auto &B) {
-      return A.first.BeginOffset < B.first.BeginOffset;
-    });
-    std::string Out;
-    unsigned At = Span.BeginOffset;
-    for (const auto &[B, With] : In) {
-      Out += Ctx.Source.slice(At, B.BeginOffset).str() + With;
-      At = B.EndOffset;
-    }
-    return Out + Ctx.Source.slice(At, Span.EndOffset).str();
-  }
-
-private:
-  const RewriteContext &Ctx;
-  const SerialScanInfo &S;
-};
-
 /// The group form of one scan loop, replacing the loop statement: chunks
 /// of G iterations, one per thread, whose terms a shuffle scan adds up.
 std::string groupLoop(const RewriteContext &Ctx, const SerialScanInfo &Info,
                       const SerialScanInfo::Loop &S, const LoopInfo &L,
                       int64_t G) {
   StringRef Src = Ctx.Source;
-  GroupText Copy(Ctx, Info);
+  // Program text as the group's threads read it: threadIdx and blockDim as
+  // the original's one thread read them.
+  auto Copy = [&](const SourceSpan &Span) {
+    return spanTextReplacing(Ctx, Span, Info.Builtins);
+  };
   auto Fresh = [&](StringRef Name) { return freshIdentifier(Src, Name); };
   std::string T = S.Type, CT = S.CounterType, GS = std::to_string(G);
   std::string Carry = Fresh("scan_carry"), First = Fresh("scan_first"),
@@ -262,6 +230,14 @@ std::string groupLoop(const RewriteContext &Ctx, const SerialScanInfo &Info,
 }
 
 } // namespace
+
+std::optional<int64_t> parallelScanGroup(const KernelInfo &K,
+                                         const ResolvedConfig &Config) {
+  if (const json::Value *V = Config.value(K.Id + ".parallel_scan"))
+    if (std::optional<int64_t> G = V->getAsInteger(); G && *G > 1)
+      return G;
+  return std::nullopt;
+}
 
 void ParallelScan::describe(const RewriteContext &Ctx, const KernelInfo &K,
                             KnobSink &Out) const {

@@ -3,6 +3,7 @@
 #define CRO_TRANSFORMS_PARALLELSCAN_H
 
 #include "cro/Rewrite/Transform.h"
+#include <optional>
 
 namespace cro {
 
@@ -20,6 +21,11 @@ namespace cro {
 /// The totals are the same sums added in another order: exact for
 /// integers, within rounding for floating point, which verification
 /// decides.
+/// The group size parallel-scan gives K's blocks in Config, when it is on
+/// (the block every launch of K then has); nullopt otherwise.
+std::optional<int64_t> parallelScanGroup(const KernelInfo &K,
+                                         const ResolvedConfig &Config);
+
 class ParallelScan : public Transform {
 public:
   llvm::StringRef name() const override { return "parallel-scan"; }

@@ -1,4 +1,5 @@
 #include "ThreadRemap.h"
+#include "ParallelScan.h"
 #include "cro/Analysis/ASTHelpers.h"
 #include "cro/Rewrite/SourceTokens.h"
 #include "cro/Support/ToolError.h"
@@ -88,9 +89,8 @@ variantBlockShape(const RewriteContext &Ctx, const KernelInfo &K,
   if (const json::Value *V = Config.value(K.Id + ".block"))
     return blockShapeOfValue(*V);
   // parallel-scan gives a one-thread block a group of threads.
-  if (const json::Value *V = Config.value(K.Id + ".parallel_scan"))
-    if (std::optional<int64_t> G = V->getAsInteger(); G && *G > 1)
-      return std::array<int64_t, 3>{*G, 1, 1};
+  if (std::optional<int64_t> G = parallelScanGroup(K, Config))
+    return std::array<int64_t, 3>{*G, 1, 1};
   std::optional<std::array<int64_t, 3>> Common;
   for (const LaunchSite &L : K.Launches) {
     std::array<int64_t, 3> S{1, 1, 1};
@@ -755,6 +755,23 @@ std::string unwritableSymbol(const RewriteContext &Ctx, const KernelInfo &K,
 
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S) {
   return Ctx.Source.slice(S.BeginOffset, S.EndOffset).str();
+}
+
+std::string spanTextReplacing(
+    const RewriteContext &Ctx, const SourceSpan &S,
+    std::vector<std::pair<SourceSpan, std::string>> Replacements) {
+  llvm::erase_if(Replacements,
+                 [&](const auto &R) { return !within(R.first, S); });
+  llvm::sort(Replacements, [](const auto &A, const auto &B) {
+    return A.first.BeginOffset < B.first.BeginOffset;
+  });
+  std::string Out;
+  unsigned At = S.BeginOffset;
+  for (const auto &[R, With] : Replacements) {
+    Out += Ctx.Source.slice(At, R.BeginOffset).str() + With;
+    At = R.EndOffset;
+  }
+  return Out + Ctx.Source.slice(At, S.EndOffset).str();
 }
 
 std::string indexTerms(const AffineExpr &F, const ThreadMapping &M,

@@ -225,6 +225,13 @@ std::string unqualifiedType(llvm::StringRef Type);
 /// The original text of S.
 std::string spanText(const RewriteContext &Ctx, const SourceSpan &S);
 
+/// The original text of S with each span of Replacements that lies inside
+/// it (they do not overlap) replaced by its text: S's expressions as
+/// another place, another block or another thread computes them.
+std::string
+spanTextReplacing(const RewriteContext &Ctx, const SourceSpan &S,
+                  std::vector<std::pair<SourceSpan, std::string>> Replacements);
+
 /// Why a symbol of P (a coefficient or constant of an affine form the model
 /// built) cannot be written again elsewhere in K's body, as a tile loader
 /// (at the body's start) or a drain (after a loop) spells an index with the

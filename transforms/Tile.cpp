@@ -11,13 +11,6 @@ namespace {
 
 const int64_t Sizes[] = {4, 8, 16, 32, 64};
 
-const LoopInfo *loopNamed(const KernelInfo &K, StringRef Id) {
-  for (const LoopInfo &L : K.Loops)
-    if (L.Id == Id)
-      return &L;
-  return nullptr;
-}
-
 bool interchangeable(const RewriteContext &Ctx, const LoopInfo &L) {
   return !L.InnerLoop.empty() && L.InterchangeRefusal.empty() &&
          (L.InterchangeAliasing.empty() || Ctx.Options.AssumeNoAlias);

@@ -146,18 +146,12 @@ Plan plan(const RewriteContext &Ctx, const KernelInfo &K) {
   if (std::string Why = gridStrideShrinkRefusal(Ctx, K, "x", "multiply");
       !Why.empty())
     return Fail(Why);
-  auto LoopById = [&](StringRef Id) -> const LoopInfo * {
-    for (const LoopInfo &L : K.Loops)
-      if (L.Id == Id)
-        return &L;
-    return nullptr;
-  };
   if (M.Reduction) {
-    P.Loops = {LoopById(M.Reduction->Loop)};
+    P.Loops = {loopNamed(K, M.Reduction->Loop)};
     P.Afters = {M.Reduction->After};
   } else if (!M.SequentialLoops.empty()) {
     for (const std::string &Id : M.SequentialLoops)
-      P.Loops.push_back(LoopById(Id));
+      P.Loops.push_back(loopNamed(K, Id));
     P.Afters = M.AfterEachLoop;
   } else {
     return Fail("the guarded work has no loop among its statements for the "

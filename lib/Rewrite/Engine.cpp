@@ -38,12 +38,15 @@ const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K) {
   return nullptr;
 }
 
-const LoopInfo *loopOf(const KernelInfo &K, const Knob &Kn) {
-  StringRef Id = StringRef(Kn.Id).rsplit('.').second;
+const LoopInfo *loopNamed(const KernelInfo &K, StringRef Id) {
   for (const LoopInfo &L : K.Loops)
     if (L.Id == Id)
       return &L;
   return nullptr;
+}
+
+const LoopInfo *loopOf(const KernelInfo &K, const Knob &Kn) {
+  return loopNamed(K, StringRef(Kn.Id).rsplit('.').second);
 }
 
 std::string taggedPath(StringRef Relative, StringRef Tag) {

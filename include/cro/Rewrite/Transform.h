@@ -151,6 +151,9 @@ public:
 /// The kernel a knob belongs to, or nullptr for file-wide knobs.
 const KernelInfo *kernelOf(const RewriteContext &Ctx, const Knob &K);
 
+/// The loop of K whose id is Id ("L0"), or nullptr.
+const LoopInfo *loopNamed(const KernelInfo &K, llvm::StringRef Id);
+
 /// The loop of K a per-loop knob names by its last component
 /// (`gemm.unroll.L0` -> L0), or nullptr.
 const LoopInfo *loopOf(const KernelInfo &K, const Knob &Kn);
