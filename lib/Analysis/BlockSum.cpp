@@ -28,10 +28,6 @@ const VarDecl *sharedArray(const Expr *E) {
   return V && V->hasAttr<CUDASharedAttr>() ? V : nullptr;
 }
 
-bool writtenAsIs(const Expr *E) {
-  return E->getBeginLoc().isFileID() && E->getEndLoc().isFileID();
-}
-
 /// Whether evaluating E again changes nothing: no assignment or increment,
 /// no call other than the builtin variables' accessors and the toolkit's
 /// functions (math, `__ldg`); atomics are counted separately.

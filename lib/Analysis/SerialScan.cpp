@@ -14,10 +14,6 @@ namespace cro {
 
 namespace {
 
-bool writtenAsIs(const Stmt *S) {
-  return S->getBeginLoc().isFileID() && S->getEndLoc().isFileID();
-}
-
 const Expr *strip(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(E))
@@ -93,6 +89,20 @@ bool shuffleable(QualType T) {
   default:
     return false;
   }
+}
+
+/// Why an addition computed in type Computed does not keep a running total
+/// of type Total ("" when it does): each step converts the total back, so
+/// adding the terms in another order would not reproduce it. What names the
+/// total ("the element's type", "the running total's type").
+std::string convertsBack(QualType Computed, QualType Total, StringRef What) {
+  if (Computed.getCanonicalType() ==
+      Total.getCanonicalType().getUnqualifiedType())
+    return "";
+  return "the addition is computed in '" + Computed.getAsString() +
+         "', not in " + What.str() + " '" + Total.getAsString() +
+         "': each step converts the total back to its type, which a group "
+         "adding in another order would not reproduce";
 }
 
 const ArraySubscriptExpr *subscriptOf(const Expr *E) {
@@ -210,13 +220,11 @@ private:
       const Expr *Prev = nullptr, *Term = nullptr;
       if (const auto *CA = dyn_cast<CompoundAssignOperator>(B);
           CA && CA->getOpcode() == BO_AddAssign) {
-        if (CA->getComputationResultType().getCanonicalType() !=
-            Store->getType().getCanonicalType().getUnqualifiedType())
-          return Loop + "the addition is computed in '" +
-                 CA->getComputationResultType().getAsString() +
-                 "', not in the element's type: each step converts the total "
-                 "back to its type, which a group adding in another order "
-                 "would not reproduce";
+        if (std::string Why =
+                convertsBack(CA->getComputationResultType(), Store->getType(),
+                             "the element's type");
+            !Why.empty())
+          return Loop + Why;
         Prev = B->getRHS();
         Term = B->getLHS();
       } else if (B->getOpcode() == BO_Assign) {
@@ -231,15 +239,10 @@ private:
             isStepBack(subscriptOf(Add->getLHS()), Store, Counter);
         if (!LeftIsPrev && arrayOf(subscriptOf(Add->getRHS())) != X)
           LeftIsPrev = arrayOf(subscriptOf(Add->getLHS())) == X;
-        if (Add->getType().getCanonicalType() !=
-            Store->getType().getCanonicalType().getUnqualifiedType())
-          return Loop + "the addition is computed in '" +
-                 Add->getType().getAsString() +
-                 "', not in the element's type "
-                 "'" +
-                 Store->getType().getAsString() +
-                 "': each step converts the total back to its type, which a "
-                 "group adding in another order would not reproduce";
+        if (std::string Why = convertsBack(Add->getType(), Store->getType(),
+                                           "the element's type");
+            !Why.empty())
+          return Loop + Why;
         Prev = LeftIsPrev ? Add->getLHS() : Add->getRHS();
         Term = LeftIsPrev ? Add->getRHS() : Add->getLHS();
         S.PreviousFirst = LeftIsPrev;
@@ -249,15 +252,12 @@ private:
       const ArraySubscriptExpr *PrevElt = subscriptOf(Prev);
       if (arrayOf(PrevElt) != X)
         return "-";
-      const AccessInfo *W = accessAt(Store), *R = accessAt(PrevElt);
-      int64_t Step = stride(W, Counter);
-      if (!R || !Step || R->Indices.size() != 1 || !R->Indices[0].Affine ||
-          !(R->Indices[0].Form ==
-            W->Indices[0].Form - AffineExpr::constant(SymPoly::constant(Step))))
+      if (!isStepBack(PrevElt, Store, Counter))
         return Loop + "'" + Text.text(PrevElt) +
                "' is not the element the iteration before stores ('" +
                Text.text(Store) + "' one step of '" + Counter + "' back)";
       // The term reads the array only at the element it stores.
+      const AccessInfo *W = accessAt(Store);
       std::string Stray;
       std::function<void(const Stmt *)> Walk = [&](const Stmt *T) {
         if (!T || !Stray.empty())
@@ -318,31 +318,20 @@ private:
           return "-";
         if (B->getOpcode() == BO_AddAssign) {
           Term = B->getRHS();
-          if (cast<CompoundAssignOperator>(B)
-                  ->getComputationResultType()
-                  .getCanonicalType() !=
-              V->getType().getCanonicalType().getUnqualifiedType())
-            return Loop + "the addition is computed in '" +
-                   cast<CompoundAssignOperator>(B)
-                       ->getComputationResultType()
-                       .getAsString() +
-                   "', not in the running total's type '" +
-                   V->getType().getAsString() +
-                   "': each step converts the total back to its type, which a "
-                   "group adding in another order would not reproduce";
+          if (std::string Why = convertsBack(
+                  cast<CompoundAssignOperator>(B)->getComputationResultType(),
+                  V->getType(), "the running total's type");
+              !Why.empty())
+            return Loop + Why;
         } else if (B->getOpcode() == BO_Assign) {
           const auto *Add =
               dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
           if (!Add || Add->getOpcode() != BO_Add)
             return "-";
-          if (Add->getType().getCanonicalType() !=
-              V->getType().getCanonicalType().getUnqualifiedType())
-            return Loop + "the addition is computed in '" +
-                   Add->getType().getAsString() +
-                   "', not in the running total's type '" +
-                   V->getType().getAsString() +
-                   "': each step converts the total back to its type, which a "
-                   "group adding in another order would not reproduce";
+          if (std::string Why = convertsBack(Add->getType(), V->getType(),
+                                             "the running total's type");
+              !Why.empty())
+            return Loop + Why;
           if (referencedVar(Add->getLHS()) == V &&
               isa<DeclRefExpr>(Add->getLHS()->IgnoreParenImpCasts()))
             Term = Add->getRHS();
@@ -392,10 +381,9 @@ private:
              (WA ? WA->Space : std::string("not modelled")) +
              "): each thread of a group would store its iterations into its "
              "own copy";
-    if (unsigned Bits = integerBits(C->Var->getType(), Text.context());
-        !Bits || Bits > 64)
-      return Loop + "the counter '" + Counter + "' is not an integer";
     S.CounterBits = integerBits(C->Var->getType(), Text.context());
+    if (!S.CounterBits || S.CounterBits > 64)
+      return Loop + "the counter '" + Counter + "' is not an integer";
     S.CounterSigned = C->Var->getType()->isSignedIntegerType();
     if (!shuffleable(Type))
       return Loop + "the running total's type '" + Type.getAsString() +

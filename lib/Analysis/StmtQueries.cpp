@@ -170,6 +170,10 @@ const DeclRefExpr *readOutsideItsLoops(const VarDecl *V, const Stmt *Body,
   return R.Found;
 }
 
+bool writtenAsIs(const Stmt *S) {
+  return S->getBeginLoc().isFileID() && S->getEndLoc().isFileID();
+}
+
 std::set<const VarDecl *> referencedVars(const Stmt *S) {
   std::set<const VarDecl *> Out;
   if (!S)

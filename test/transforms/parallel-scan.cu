@@ -200,7 +200,7 @@ __global__ void seeded_if(const int *__restrict__ in, int *__restrict__ out,
 }
 
 // The sum of two shorts is an int, converted back at every step.
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the addition is computed in 'int', not in the element's type: each step converts the total back to its type, which a group adding in another order would not reproduce"
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the addition is computed in 'int', not in the element's type 'short': each step converts the total back to its type, which a group adding in another order would not reproduce"
 __global__ void narrow(short *v, int n) {
   for (int k = 1; k < n; ++k)
     v[k] += v[k - 1];

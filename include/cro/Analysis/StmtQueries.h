@@ -12,6 +12,10 @@ namespace cro {
 /// The variable E names, through parentheses and value-preserving casts.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
 
+/// S begins and ends in the file's own text, not inside a macro expansion,
+/// so a rewrite can replace or copy it as spelled.
+bool writtenAsIs(const clang::Stmt *S);
+
 /// A counted loop with unit step: v from b up to e, exclusive or (for
 /// `v <= e`) inclusive. Whatever the spelling: `for (T v = b; ...)` or `v`
 /// declared before and assigned in the init (`int k; for (k = 0; ...)`),
