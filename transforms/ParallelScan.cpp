@@ -44,11 +44,7 @@ std::string launchRefusal(const KernelInfo &K) {
 /// read after storing it.
 std::string termAliasRefusal(const RewriteContext &Ctx, const KernelInfo &K,
                              const SerialScanInfo::Loop &S) {
-  const AccessInfo *Store = nullptr;
-  for (const AccessInfo &A : K.Accesses)
-    if (A.Span.BeginOffset == S.Element.BeginOffset &&
-        A.Span.EndOffset == S.Element.EndOffset)
-      Store = &A;
+  const AccessInfo *Store = accessAt(K, S.Element);
   if (!Store)
     return "the store '" + spanText(Ctx, S.Element) + "' is not modelled";
   std::string Alias = launchAliasingReason(K);

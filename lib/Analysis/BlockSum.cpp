@@ -377,13 +377,9 @@ std::string analyze(const FunctionDecl *Kernel, const SourceText &Text,
     return "the first statement after the declarations, at " +
            Text.location((*It)->getBeginLoc()) +
            ", does not store the thread's value in a shared array";
-  SourceSpan At = Text.span(Elt->getSourceRange());
-  bool OwnSlot = false;
-  for (const AccessInfo &A : Info.Accesses)
-    if (A.Span.BeginOffset == At.BeginOffset &&
-        A.Span.EndOffset == At.EndOffset && A.Indices.size() == 1 &&
-        A.Indices[0].Affine)
-      OwnSlot = A.Indices[0].Form == AffineExpr::variable("threadIdx.x");
+  const AccessInfo *At = accessAt(Info, Text.span(Elt->getSourceRange()));
+  bool OwnSlot = At && At->Indices.size() == 1 && At->Indices[0].Affine &&
+                 At->Indices[0].Form == AffineExpr::variable("threadIdx.x");
   if (!OwnSlot)
     return "the store at " + Text.location(Store->getBeginLoc()) +
            " is not to the thread's own slot (index threadIdx.x)";

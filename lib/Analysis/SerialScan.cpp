@@ -155,12 +155,7 @@ private:
   }
 
   const AccessInfo *accessAt(const Expr *E) const {
-    SourceSpan S = Text.span(E->getSourceRange());
-    for (const AccessInfo &A : Info.Accesses)
-      if (A.Span.BeginOffset == S.BeginOffset &&
-          A.Span.EndOffset == S.EndOffset)
-        return &A;
-    return nullptr;
+    return cro::accessAt(Info, Text.span(E->getSourceRange()));
   }
 
   /// The store's element moves with the counter by a constant: every
@@ -491,13 +486,9 @@ private:
         Text.statementSpan(S).EndOffset > FirstLoop ||
         !writesMemory(B->getLHS()) || !effects(B->getRHS(), Text).empty())
       return false;
-    SourceSpan Target =
-        Text.span(B->getLHS()->IgnoreParenImpCasts()->getSourceRange());
-    bool Global = llvm::any_of(Info.Accesses, [&](const AccessInfo &A) {
-      return A.Span.BeginOffset == Target.BeginOffset &&
-             A.Span.EndOffset == Target.EndOffset && A.Space == "global";
-    });
-    if (!Global)
+    const AccessInfo *Target = accessAt(
+        Info, Text.span(B->getLHS()->IgnoreParenImpCasts()->getSourceRange()));
+    if (!Target || Target->Space != "global")
       return false;
     for (const Stmt *C : B->getLHS()->IgnoreParenImpCasts()->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(C);

@@ -823,6 +823,17 @@ inline llvm::StringRef unqualifiedName(llvm::StringRef Qualified) {
   return P == llvm::StringRef::npos ? Qualified : Qualified.substr(P + 2);
 }
 
+/// The access the model records at exactly span S (an array element
+/// `a[i]`, `p[i][j]` as written, after macro expansion), or null when S is
+/// not one: analyses and transforms that hold an expression ask the model
+/// what it knows of that element through this.
+inline const AccessInfo *accessAt(const KernelInfo &K, const SourceSpan &S) {
+  for (const AccessInfo &A : K.Accesses)
+    if (A.Span.BeginOffset == S.BeginOffset && A.Span.EndOffset == S.EndOffset)
+      return &A;
+  return nullptr;
+}
+
 /// True when Name is K's qualified name or its last component, as users
 /// (--kernel, kernel specs) and the measurement library name kernels.
 inline bool isKernelNamed(const KernelInfo &K, llvm::StringRef Name) {
