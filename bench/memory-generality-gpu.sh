@@ -75,8 +75,8 @@ TESTS=(
   "test/transforms/carry-forward.cu|{\"running_total.carry_forward.L0\": true, \"thomas.carry_forward.L0\": true, \"thomas.carry_forward.L1\": true, \"iir_rows.carry_forward.L0\": true}"
   "test/transforms/fold.cu|{\"sum_squares.fold\": 8, \"count_positive.fold\": 32, \"count_positive.warp_aggregate\": true}"
   "test/transforms/fold.cu|{\"sum_squares.fold\": 64, \"count_positive.fold\": 256}"
-  "test/transforms/parallel-scan.cu|{\"cumulative_counts.parallel_scan\": 1024, \"row_offsets.parallel_scan\": 256, \"weighted_prefix.parallel_scan\": 32, \"segment_scan.parallel_scan\": 256, \"row_scans.parallel_scan\": 32}"
-  "test/transforms/parallel-scan.cu|{\"cumulative_counts.parallel_scan\": 32, \"row_offsets.parallel_scan\": 1024, \"weighted_prefix.parallel_scan\": 1024, \"segment_scan.parallel_scan\": 32, \"row_scans.parallel_scan\": 1024}"
+  "test/transforms/parallel-scan.cu|{\"cumulative_counts.parallel_scan\": 1024, \"row_offsets.parallel_scan\": 256, \"weighted_prefix.parallel_scan\": 32, \"segment_scan.parallel_scan\": 256, \"row_scans.parallel_scan\": 32, \"seeded.parallel_scan\": 256, \"ledger.parallel_scan\": 256, \"two_term_total.parallel_scan\": 1024}"
+  "test/transforms/parallel-scan.cu|{\"cumulative_counts.parallel_scan\": 32, \"row_offsets.parallel_scan\": 1024, \"weighted_prefix.parallel_scan\": 1024, \"segment_scan.parallel_scan\": 32, \"row_scans.parallel_scan\": 1024, \"seeded.parallel_scan\": 1024, \"ledger.parallel_scan\": 32, \"two_term_total.parallel_scan\": 32}"
   "test/transforms/shared-stage-strip.cu|{\"strip_transpose.shared_stage\": \"tile\", \"strip_transpose.shared_pad\": 1, \"scaled_transpose.shared_stage\": \"tile\", \"pitch_transpose.shared_stage\": \"tile\", \"pitch_transpose.shared_pad\": 1}"
 )
 if [[ $phases == *tests* ]]; then

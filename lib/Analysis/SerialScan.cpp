@@ -117,6 +117,71 @@ bool namesVar(const Stmt *S, const VarDecl *V) {
   return S && referencedVars(S).count(V);
 }
 
+/// A sum written `p + t1 + ... + tn` without parentheses, which C parses
+/// as `((p + t1) + ...) + tn`: its leftmost operand p and the operands t1
+/// ... tn, whose text, from t1 to tn, is one expression adding them on
+/// their own. Empty (Lead null) when Sum's left operand is not itself such
+/// an addition.
+struct LeadingAddend {
+  const Expr *Lead = nullptr;
+  std::vector<const Expr *> Rest;            ///< t1 ... tn
+  std::vector<const BinaryOperator *> Steps; ///< the additions, inner first
+  clang::SourceRange RestRange;
+};
+
+LeadingAddend leadingAddend(const BinaryOperator *Sum) {
+  LeadingAddend Out;
+  std::vector<const BinaryOperator *> Chain{Sum};
+  const auto *B = dyn_cast<BinaryOperator>(Sum->getLHS()->IgnoreImpCasts());
+  while (B && B->getOpcode() == BO_Add) {
+    Chain.push_back(B);
+    B = dyn_cast<BinaryOperator>(B->getLHS()->IgnoreImpCasts());
+  }
+  if (Chain.size() < 2)
+    return Out;
+  Out.Lead = Chain.back()->getLHS();
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    Out.Steps.push_back(*It);
+    Out.Rest.push_back((*It)->getRHS());
+  }
+  Out.RestRange = {Chain.back()->getRHS()->getBeginLoc(), Sum->getEndLoc()};
+  return Out;
+}
+
+/// "" when the terms of A, added on their own, are computed in Total and
+/// every step of the original is too, else why not: an `int` total plus
+/// `short` terms is fine (they promote to int), a `long long` total plus
+/// `int` terms is not (alone they would add, and wrap, in int), and
+/// neither is a float total plus int terms.
+std::string addsAloneIn(const LeadingAddend &A, QualType Total, StringRef What,
+                        const SourceText &Text) {
+  for (const BinaryOperator *Step : A.Steps)
+    if (std::string Why = convertsBack(Step->getType(), Total, What);
+        !Why.empty())
+      return Why;
+  ASTContext &Ctx = Text.context();
+  QualType Want = Total.getCanonicalType().getUnqualifiedType();
+  for (const Expr *O : A.Rest) {
+    QualType T =
+        O->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+    if (T->isIntegerType() && Ctx.isPromotableIntegerType(T))
+      T = Ctx.getPromotedIntegerType(T);
+    if (T != Want)
+      return "the term '" + Text.text(O) + "' is of type '" +
+             O->IgnoreImpCasts()->getType().getUnqualifiedType().getAsString() +
+             "': the terms added on their own would be computed in another "
+             "type than " +
+             What.str() + " '" + Total.getAsString() + "'";
+  }
+  return "";
+}
+
+/// Whether R's ends are written in the file (not inside a macro), so that
+/// its text can be copied as it is.
+bool rangeAsIs(clang::SourceRange R) {
+  return R.getBegin().isFileID() && R.getEnd().isFileID();
+}
+
 class Recognizer {
 public:
   Recognizer(const FunctionDecl *Kernel, const SourceText &Text,
@@ -213,6 +278,7 @@ private:
       if (!X)
         return "-";
       const Expr *Prev = nullptr, *Term = nullptr;
+      LeadingAddend Chain;
       if (const auto *CA = dyn_cast<CompoundAssignOperator>(B);
           CA && CA->getOpcode() == BO_AddAssign) {
         if (std::string Why =
@@ -227,20 +293,36 @@ private:
             dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
         if (!Add || Add->getOpcode() != BO_Add)
           return "-";
-        // The operand that is the element one step back (`x[k] + x[k - 1]`
-        // has the array on both sides).
-        bool LeftIsPrev =
-            arrayOf(subscriptOf(Add->getLHS())) == X &&
-            isStepBack(subscriptOf(Add->getLHS()), Store, Counter);
-        if (!LeftIsPrev && arrayOf(subscriptOf(Add->getRHS())) != X)
-          LeftIsPrev = arrayOf(subscriptOf(Add->getLHS())) == X;
-        if (std::string Why = convertsBack(Add->getType(), Store->getType(),
-                                           "the element's type");
-            !Why.empty())
-          return Loop + Why;
-        Prev = LeftIsPrev ? Add->getLHS() : Add->getRHS();
-        Term = LeftIsPrev ? Add->getRHS() : Add->getLHS();
-        S.PreviousFirst = LeftIsPrev;
+        Chain = leadingAddend(Add);
+        if (Chain.Lead && arrayOf(subscriptOf(Chain.Lead)) == X &&
+            isStepBack(subscriptOf(Chain.Lead), Store, Counter)) {
+          // `x[k - 1] + a[k] + b[k]`: the element one step back first of
+          // several terms, which the group adds on their own.
+          if (std::string Why = addsAloneIn(Chain, Store->getType(),
+                                            "the element's type", Text);
+              !Why.empty())
+            return Loop + Why;
+          if (!rangeAsIs(Chain.RestRange))
+            return Loop + "the terms are written inside a macro";
+          Prev = Chain.Lead;
+          S.PreviousFirst = true;
+        } else {
+          Chain = LeadingAddend();
+          // The operand that is the element one step back (`x[k] + x[k - 1]`
+          // has the array on both sides).
+          bool LeftIsPrev =
+              arrayOf(subscriptOf(Add->getLHS())) == X &&
+              isStepBack(subscriptOf(Add->getLHS()), Store, Counter);
+          if (!LeftIsPrev && arrayOf(subscriptOf(Add->getRHS())) != X)
+            LeftIsPrev = arrayOf(subscriptOf(Add->getLHS())) == X;
+          if (std::string Why = convertsBack(Add->getType(), Store->getType(),
+                                             "the element's type");
+              !Why.empty())
+            return Loop + Why;
+          Prev = LeftIsPrev ? Add->getLHS() : Add->getRHS();
+          Term = LeftIsPrev ? Add->getRHS() : Add->getLHS();
+          S.PreviousFirst = LeftIsPrev;
+        }
       } else {
         return "-";
       }
@@ -275,15 +357,19 @@ private:
         for (const Stmt *Ch : T->children())
           Walk(Ch);
       };
-      Walk(Term);
+      std::vector<const Expr *> Terms =
+          Chain.Lead ? Chain.Rest : std::vector<const Expr *>{Term};
+      for (const Expr *T : Terms)
+        Walk(T);
       if (!Stray.empty())
         return Loop + "the term reads '" + Stray +
                "', which names the array the scan writes other than at the "
                "element it stores";
-      if (std::string Why = effects(Term, Text); !Why.empty())
-        return Loop + "the term has effects: " + Why;
+      for (const Expr *T : Terms)
+        if (std::string Why = effects(T, Text); !Why.empty())
+          return Loop + "the term has effects: " + Why;
       S.Form = "memory";
-      S.Term = Text.span(Term->getSourceRange());
+      S.Term = Text.span(Chain.Lead ? Chain.RestRange : Term->getSourceRange());
       S.Previous = Text.span(PrevElt->getSourceRange());
       S.Element = Text.span(Store->getSourceRange());
       StoreStmt = B;
@@ -293,7 +379,8 @@ private:
     } else if (Body.size() == 2) {
       // s += t; x[k] = s;  (or the store first: an exclusive scan)
       const VarDecl *Acc = nullptr;
-      const Expr *Term = nullptr;
+      std::vector<const Expr *> Terms; // added to the total in an iteration
+      clang::SourceRange TermRange;    // their text
       int AddAt = -1, StoreAt = -1;
       const VarDecl *X = nullptr;
       for (int I = 0; I < 2; ++I) {
@@ -312,7 +399,8 @@ private:
         if (!V || !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()))
           return "-";
         if (B->getOpcode() == BO_AddAssign) {
-          Term = B->getRHS();
+          Terms = {B->getRHS()};
+          TermRange = B->getRHS()->getSourceRange();
           if (std::string Why = convertsBack(
                   cast<CompoundAssignOperator>(B)->getComputationResultType(),
                   V->getType(), "the running total's type");
@@ -327,14 +415,30 @@ private:
                                              "the running total's type");
               !Why.empty())
             return Loop + Why;
-          if (referencedVar(Add->getLHS()) == V &&
-              isa<DeclRefExpr>(Add->getLHS()->IgnoreParenImpCasts()))
-            Term = Add->getRHS();
-          else if (referencedVar(Add->getRHS()) == V &&
-                   isa<DeclRefExpr>(Add->getRHS()->IgnoreParenImpCasts()))
-            Term = Add->getLHS();
-          else
+          auto IsTotal = [&](const Expr *E) {
+            return E && referencedVar(E) == V &&
+                   isa<DeclRefExpr>(E->IgnoreParenImpCasts());
+          };
+          if (IsTotal(Add->getLHS()))
+            Terms = {Add->getRHS()};
+          else if (IsTotal(Add->getRHS()))
+            Terms = {Add->getLHS()};
+          if (!Terms.empty()) {
+            TermRange = Terms[0]->getSourceRange();
+          } else if (LeadingAddend Chain = leadingAddend(Add);
+                     IsTotal(Chain.Lead)) {
+            // s = s + a[k] + b[k]: the terms after the total, on their own.
+            if (std::string Why = addsAloneIn(Chain, V->getType(),
+                                              "the running total's type", Text);
+                !Why.empty())
+              return Loop + Why;
+            if (!rangeAsIs(Chain.RestRange))
+              return Loop + "the terms are written inside a macro";
+            Terms = Chain.Rest;
+            TermRange = Chain.RestRange;
+          } else {
             return "-";
+          }
         } else {
           return "-";
         }
@@ -350,11 +454,13 @@ private:
           Acc->isStaticLocal())
         return Loop + "the running total '" + Acc->getNameAsString() +
                "' is not a local variable";
-      if (namesVar(Term, Acc) || namesVar(Term, X))
-        return Loop + "the term '" + Text.text(Term) +
-               "' reads the running total or the array the scan writes";
-      if (std::string Why = effects(Term, Text); !Why.empty())
-        return Loop + "the term has effects: " + Why;
+      for (const Expr *Term : Terms) {
+        if (namesVar(Term, Acc) || namesVar(Term, X))
+          return Loop + "the term '" + Text.text(Term) +
+                 "' reads the running total or the array the scan writes";
+        if (std::string Why = effects(Term, Text); !Why.empty())
+          return Loop + "the term has effects: " + Why;
+      }
       if (!stride(accessAt(Store), Counter))
         return Loop + "'" + Text.text(Store) +
                "' is not an element of its own in every iteration";
@@ -364,7 +470,7 @@ private:
       S.Form = "accumulator";
       S.Exclusive = StoreAt < AddAt;
       S.Accumulator = Acc->getNameAsString();
-      S.Term = Text.span(Term->getSourceRange());
+      S.Term = Text.span(TermRange);
       S.Element = Text.span(Store->getSourceRange());
       S.Store = Text.statementSpan(Body[StoreAt]);
       Type = Acc->getType();

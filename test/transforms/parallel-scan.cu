@@ -12,7 +12,11 @@
 // element, arrays that may overlap, a read of memory before the loop
 // where one thread writes, a write under an `if` before it, a 16-bit total.
 // A seed written before the loop (`out[0] = in[0];`) is written by one
-// thread. The program checks itself against the CPU and times each kernel
+// thread. Several terms after the previous element or the total
+// (`b[d] = b[d - 1] + credit[d] + debit[d]`, parsed `(b[d - 1] + credit[d])
+// + debit[d]`) are added on their own where that computes in the total's
+// type (char terms promote to int), refused where it would not (int terms
+// of a long long total). The program checks itself against the CPU and times each kernel
 // (bench/memory-generality-gpu.sh runs it on the GPU).
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=KNOBS
 // RUN: %cro %s --analyze | %flatten | FileCheck %s --check-prefix=MODEL
@@ -25,7 +29,7 @@
 // MODEL: kernels[1].serial_scan.loops[0].exclusive = true
 // MODEL: kernels[1].serial_scan.loops[0].type = "long long"
 // MODEL: kernels[2].serial_scan.loops[0].form = "memory"
-// RUN: echo '{"cumulative_counts.parallel_scan": 1024, "row_offsets.parallel_scan": 256, "weighted_prefix.parallel_scan": 32, "segment_scan.parallel_scan": 256, "row_scans.parallel_scan": 32, "seeded.parallel_scan": 256}' > %t.json
+// RUN: echo '{"cumulative_counts.parallel_scan": 1024, "row_offsets.parallel_scan": 256, "weighted_prefix.parallel_scan": 32, "segment_scan.parallel_scan": 256, "row_scans.parallel_scan": 32, "seeded.parallel_scan": 256, "ledger.parallel_scan": 256, "two_term_total.parallel_scan": 1024}' > %t.json
 // RUN: %cro %s --apply %t.json -o %t.cu
 // RUN: %strip-checks < %t.cu | FileCheck %s
 // RUN: nvcc -arch=sm_90 -c %t.cu -o %t.o
@@ -206,6 +210,49 @@ __global__ void narrow(short *v, int n) {
     v[k] += v[k - 1];
 }
 
+// The previous element first of three terms: the two after it are added on
+// their own (unsigned and signed chars: both promote to int, as each step
+// of the original computes), then the carry.
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "ledger.parallel_scan"
+// CHECK-LABEL: __global__ void ledger(
+// CHECK: if (threadIdx.x == 0) { balance[0] = credit[0] + debit[0]; } __syncthreads();
+// CHECK: scan_value = credit[d] + debit[d];
+// CHECK-NEXT: if (d == scan_first)
+// CHECK-NEXT: scan_value = balance[d - 1] + scan_value;
+// CHECK: balance[d] = scan_carry + scan_value;
+__global__ void ledger(const unsigned char *__restrict__ credit,
+                       const signed char *__restrict__ debit,
+                       int *__restrict__ balance, int days) {
+  balance[0] = credit[0] + debit[0];
+  for (int d = 1; d < days; d++)
+    balance[d] = balance[d - 1] + credit[d] + debit[d];
+}
+
+// The running total first of three terms, the counter declared before.
+// CHECK-LABEL: __global__ void __launch_bounds__(1024) two_term_total(
+// CHECK: float scan_carry = s;
+// CHECK: scan_value = a[j] + b[j];
+// CHECK: s = scan_carry + scan_value;
+// CHECK-NEXT: out[j] = s;
+__global__ void two_term_total(const float *__restrict__ a,
+                               const float *__restrict__ b,
+                               float *__restrict__ out, int n) {
+  float s = 0.0f;
+  int j;
+  for (j = 0; j < n; j++) {
+    s = s + a[j] + b[j];
+    out[j] = s;
+  }
+}
+
+// Alone, a[k] + b[k] would add (and wrap) in int, not in long long.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term 'a[k]' is of type 'int': the terms added on their own would be computed in another type than the element's type 'long long'"
+__global__ void wide_total(const int *__restrict__ a, const int *__restrict__ b,
+                           long long *__restrict__ t, int n) {
+  for (int k = 1; k < n; ++k)
+    t[k] = t[k - 1] + a[k] + b[k];
+}
+
 static float elapsed(cudaEvent_t a, cudaEvent_t b) {
   float ms = 0;
   cudaEventSynchronize(b);
@@ -220,6 +267,8 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b) {
 // CHECK: segment_scan<<<segments, 256>>>(dseg, len);
 // CHECK: row_scans<<<1, 32>>>(dm, nrows, ncols);
 // CHECK: seeded<<<1, 256>>>(dsin, dsout, ns);
+// CHECK: ledger<<<1, 256>>>(dcredit, ddebit, dbalance, days);
+// CHECK: two_term_total<<<1, 1024>>>(dta, dtb, dtout, nt);
 int main() {
   cudaEvent_t t0, t1;
   cudaEventCreate(&t0);
@@ -372,6 +421,63 @@ int main() {
   }
   ok = ok && badSeeded == 0;
 
+  // A ledger of 200,000 days: balance = previous + credit + debit.
+  const int days = 200000;
+  std::vector<unsigned char> credit(days);
+  std::vector<signed char> debit(days);
+  std::vector<int> balance(days);
+  for (int i = 0; i < days; ++i) {
+    credit[i] = (unsigned char)((i * 37) % 251);
+    debit[i] = (signed char)(-((i * 53) % 127));
+  }
+  unsigned char *dcredit;
+  signed char *ddebit;
+  int *dbalance;
+  cudaMalloc(&dcredit, days);
+  cudaMalloc(&ddebit, days);
+  cudaMalloc(&dbalance, days * sizeof(int));
+  cudaMemcpy(dcredit, credit.data(), days, cudaMemcpyHostToDevice);
+  cudaMemcpy(ddebit, debit.data(), days, cudaMemcpyHostToDevice);
+  cudaEventRecord(t0);
+  ledger<<<1, 1>>>(dcredit, ddebit, dbalance, days);
+  cudaEventRecord(t1);
+  float msLedger = elapsed(t0, t1);
+  cudaMemcpy(balance.data(), dbalance, days * sizeof(int),
+             cudaMemcpyDeviceToHost);
+  int badLedger = 0, accLedger = credit[0] + debit[0];
+  badLedger += balance[0] != accLedger;
+  for (int i = 1; i < days; ++i) {
+    accLedger = accLedger + credit[i] + debit[i];
+    badLedger += balance[i] != accLedger;
+  }
+  ok = ok && badLedger == 0;
+
+  // Two float terms per step, 64 Ki steps (small integers: exact sums).
+  const int nt = 1 << 16;
+  std::vector<float> ta(nt), tb(nt), tout(nt);
+  for (int i = 0; i < nt; ++i) {
+    ta[i] = (float)(i % 7);
+    tb[i] = (float)(i % 5) - 2.0f;
+  }
+  float *dta, *dtb, *dtout;
+  cudaMalloc(&dta, nt * sizeof(float));
+  cudaMalloc(&dtb, nt * sizeof(float));
+  cudaMalloc(&dtout, nt * sizeof(float));
+  cudaMemcpy(dta, ta.data(), nt * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(dtb, tb.data(), nt * sizeof(float), cudaMemcpyHostToDevice);
+  cudaEventRecord(t0);
+  two_term_total<<<1, 1>>>(dta, dtb, dtout, nt);
+  cudaEventRecord(t1);
+  float msTwoTerms = elapsed(t0, t1);
+  cudaMemcpy(tout.data(), dtout, nt * sizeof(float), cudaMemcpyDeviceToHost);
+  int badTwoTerms = 0;
+  float accTwo = 0.0f;
+  for (int i = 0; i < nt; ++i) {
+    accTwo = accTwo + ta[i] + tb[i];
+    badTwoTerms += tout[i] != accTwo;
+  }
+  ok = ok && badTwoTerms == 0;
+
   // The refused kernels, launched so that the model sees their shapes.
   int *dv;
   cudaMalloc(&dv, 64 * sizeof(int));
@@ -385,15 +491,21 @@ int main() {
   cudaMalloc(&ds, 64 * sizeof(short));
   cudaMemset(ds, 0, 64 * sizeof(short));
   narrow<<<1, 1>>>(ds, 64);
+  long long *dll;
+  cudaMalloc(&dll, 64 * sizeof(long long));
+  cudaMemset(dll, 0, 64 * sizeof(long long));
+  wide_total<<<1, 1>>>(dv, dv + 32, dll, 32);
 
   cudaError_t e = cudaDeviceSynchronize();
   ok = ok && e == cudaSuccess;
   std::printf("%s parallel-scan (cumulative_counts %.3f ms, %d wrong; "
               "row_offsets %.3f ms, %d wrong; weighted_prefix %.3f ms, "
               "relative error %.2g; segment_scan %.3f ms, %d wrong; "
-              "row_scans %.3f ms, %d wrong; seeded %d wrong; %s)\n",
+              "row_scans %.3f ms, %d wrong; seeded %d wrong; ledger %.3f ms, "
+              "%d wrong; two_term_total %.3f ms, %d wrong; %s)\n",
               ok ? "PASSED" : "FAILED", msCounts, badCounts, msOffsets,
               badOffsets, msPrefix, worst, msSegments, badSegments, msRows,
-              badRows, badSeeded, cudaGetErrorString(e));
+              badRows, badSeeded, msLedger, badLedger, msTwoTerms,
+              badTwoTerms, cudaGetErrorString(e));
   return ok ? 0 : 1;
 }
