@@ -11,10 +11,12 @@
 # for the roofline floors. bench/corpus-report.py turns the directory into
 # the results JSON, table and plot.
 #
-# Usage: OUT=dir [BUDGET=40] [RUNS=3] [ONLY=saxpy,sgemm] [STOP_BY=epoch-seconds] [SKIP_BASELINE=1] bench/run.sh
+# Usage: OUT=dir [BUDGET=40] [RUNS=3] [ONLY=saxpy,sgemm] [STOP_BY=epoch-seconds] [SKIP_BASELINE=1] [ARCHIVE=file.tgz] bench/run.sh
 # A device call has 10 minutes: split the corpus with ONLY over several
 # calls into the same OUT (the ceilings are measured once per call), and
-# bring OUT back as one archive (the device returns few files). With STOP_BY,
+# bring OUT back as one archive (the device returns few files: ARCHIVE=path
+# writes OUT there as a .tgz when the script ends, also when it is stopped
+# by a signal, e.g. ARCHIVE=$OUT/run-1.tgz with OUT=$OUT/run). With STOP_BY,
 # no program is started after that time minus SLOT (120) seconds, so a call's
 # time limit never cuts one in half; the ones left are listed.
 #
@@ -29,6 +31,11 @@ set -uo pipefail
 # SHARDS list (it would mean the whole corpus on that GPU) or a program in
 # two lists (both GPUs would write its files).
 listing=$(python3 bench/corpus-programs.py "${ONLY:-}") || exit 2
+if [ -n "${ARCHIVE:-}" ]; then
+  # Written by this process alone (SHARDS' lists run with ARCHIVE unset).
+  trap 'tar czf "$ARCHIVE" -C "$(dirname "${OUT:-device-out}")" "$(basename "${OUT:-device-out}")"' EXIT
+  trap 'exit 143' TERM INT
+fi
 if [ -n "${SHARDS:-}" ]; then
   IFS=";" read -r -a lists <<< "$SHARDS"
   seen=" "
@@ -47,7 +54,7 @@ if [ -n "${SHARDS:-}" ]; then
   pids=()
   mkdir -p "${OUT:-device-out}"
   for g in "${!lists[@]}"; do
-    SHARDS="" ONLY="${lists[$g]}" CUDA_VISIBLE_DEVICES=$g DB_NAME="tuning-gpu$g.db" \
+    SHARDS="" ARCHIVE="" ONLY="${lists[$g]}" CUDA_VISIBLE_DEVICES=$g DB_NAME="tuning-gpu$g.db" \
       CALL_SUFFIX="-gpu$g" bash "$0" > "${OUT:-device-out}/run-gpu$g-$(date -u +%H%M%S).txt" 2>&1 &
     pids+=($!)
   done
