@@ -48,10 +48,30 @@ std::string termAliasRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   if (!Store)
     return "the store '" + spanText(Ctx, S.Element) + "' is not modelled";
   std::string Alias = launchAliasingReason(K);
+  auto SameElement = [&](const AccessInfo &A) {
+    if (A.Indices.size() != Store->Indices.size())
+      return false;
+    for (size_t I = 0; I < A.Indices.size(); ++I)
+      if (!A.Indices[I].Affine || !Store->Indices[I].Affine ||
+          !(A.Indices[I].Form == Store->Indices[I].Form))
+        return false;
+    return true;
+  };
   for (const AccessInfo &A : K.Accesses) {
-    if (!within(A.Span, S.Term) || A.Base == Store->Base ||
-        A.Space == "local" || A.Space == "shared")
+    if (!within(A.Span, S.Term) || A.Space == "local" || A.Space == "shared")
       continue;
+    // The scanned array under another name (`int *y = x;` ... `y[k - 1]`):
+    // the model resolves the pointer to the same base. Only the element
+    // being stored reads what the original read; any other is an earlier
+    // or later result the group has not computed yet.
+    if (A.Base == Store->Base) {
+      if (!SameElement(A))
+        return "the term reads '" + spanText(Ctx, A.Span) +
+               "', an element of '" + Store->Base +
+               "' other than the one stored, which the group could read "
+               "before or after another thread stores it";
+      continue;
+    }
     if (mayAlias(Ctx, K, A.Base, Store->Base,
                  A.Space != "unknown" && Alias.empty()))
       return "the term reads '" + spanText(Ctx, A.Span) + "', and '" + A.Base +

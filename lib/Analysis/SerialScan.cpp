@@ -148,11 +148,58 @@ LeadingAddend leadingAddend(const BinaryOperator *Sum) {
   return Out;
 }
 
+/// The type operand E is added in after integer promotion: a bit-field
+/// of 32 bits or fewer promotes to int or unsigned int whatever its
+/// declared type (C++ [conv.prom]), a char or short to int.
+QualType promotedType(const Expr *E, ASTContext &Ctx) {
+  const Expr *Bare = E->IgnoreParenImpCasts();
+  if (QualType B = Ctx.isPromotableBitField(const_cast<Expr *>(Bare));
+      !B.isNull())
+    return B;
+  QualType T = Bare->getType().getCanonicalType().getUnqualifiedType();
+  if (T->isIntegerType() && Ctx.isPromotableIntegerType(T))
+    return Ctx.getPromotedIntegerType(T);
+  return T;
+}
+
+/// The type C's usual arithmetic conversions give the sum of two operands
+/// of (promoted) types A and B; null for types other than real arithmetic
+/// ones.
+QualType commonArithmeticType(QualType A, QualType B, ASTContext &Ctx) {
+  if (A == B)
+    return A;
+  if (!A->isArithmeticType() || !B->isArithmeticType() ||
+      A->isAnyComplexType() || B->isAnyComplexType())
+    return {};
+  if (A->isRealFloatingType() || B->isRealFloatingType()) {
+    if (!A->isRealFloatingType())
+      return B;
+    if (!B->isRealFloatingType())
+      return A;
+    return Ctx.getFloatingTypeOrder(A, B) >= 0 ? A : B;
+  }
+  if (!A->isIntegerType() || !B->isIntegerType() || A->isEnumeralType() ||
+      B->isEnumeralType())
+    return {};
+  bool SignedA = A->isSignedIntegerType(), SignedB = B->isSignedIntegerType();
+  if (SignedA == SignedB)
+    return Ctx.getIntegerTypeOrder(A, B) >= 0 ? A : B;
+  QualType U = SignedA ? B : A, S = SignedA ? A : B;
+  if (Ctx.getIntegerTypeOrder(U, S) >= 0)
+    return U;
+  if (Ctx.getIntWidth(S) > Ctx.getIntWidth(U))
+    return S;
+  return Ctx.getCorrespondingUnsignedType(S);
+}
+
 /// "" when the terms of A, added on their own, are computed in Total and
-/// every step of the original is too, else why not: an `int` total plus
-/// `short` terms is fine (they promote to int), a `long long` total plus
-/// `int` terms is not (alone they would add, and wrap, in int), and
-/// neither is a float total plus int terms.
+/// every step of the original is too, else why not. The original converts
+/// each term to Total as it adds it; alone, the first two terms add in
+/// their common type, which must be Total (the later ones then add to a
+/// Total, as in the original): `(long long)a[k] + b[k]` of a long long
+/// total is fine, `a[k] + b[k]` of two ints is not (alone they would add,
+/// and wrap, in int), and neither are two chars into an unsigned total
+/// (they add in int).
 std::string addsAloneIn(const LeadingAddend &A, QualType Total, StringRef What,
                         const SourceText &Text) {
   for (const BinaryOperator *Step : A.Steps)
@@ -161,18 +208,16 @@ std::string addsAloneIn(const LeadingAddend &A, QualType Total, StringRef What,
       return Why;
   ASTContext &Ctx = Text.context();
   QualType Want = Total.getCanonicalType().getUnqualifiedType();
-  for (const Expr *O : A.Rest) {
-    QualType T =
-        O->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
-    if (T->isIntegerType() && Ctx.isPromotableIntegerType(T))
-      T = Ctx.getPromotedIntegerType(T);
-    if (T != Want)
-      return "the term '" + Text.text(O) + "' is of type '" +
-             O->IgnoreImpCasts()->getType().getUnqualifiedType().getAsString() +
-             "': the terms added on their own would be computed in another "
-             "type than " +
-             What.str() + " '" + Total.getAsString() + "'";
-  }
+  QualType First = promotedType(A.Rest[0], Ctx),
+           Second = promotedType(A.Rest[1], Ctx);
+  QualType Alone = commonArithmeticType(First, Second, Ctx);
+  if (Alone.isNull() || Alone != Want)
+    return "the terms '" + Text.text(A.Rest[0]) + "' and '" +
+           Text.text(A.Rest[1]) +
+           "' added on their own would be computed in '" +
+           (Alone.isNull() ? std::string("another type")
+                           : Alone.getAsString()) +
+           "', not in " + What.str() + " '" + Total.getAsString() + "'";
   return "";
 }
 

@@ -245,12 +245,42 @@ __global__ void two_term_total(const float *__restrict__ a,
   }
 }
 
-// Alone, a[k] + b[k] would add (and wrap) in int, not in long long.
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term 'a[k]' is of type 'int': the terms added on their own would be computed in another type than the element's type 'long long'"
+// Alone, a[k] + b[k] would add (and wrap) in int, not in long long; with
+// the first term cast, they add in long long as the original does.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the terms 'a[k]' and 'b[k]' added on their own would be computed in 'int', not in the element's type 'long long'"
+// KNOBS-DAG: knobs[{{[0-9]+}}].id = "wide_cast.parallel_scan"
 __global__ void wide_total(const int *__restrict__ a, const int *__restrict__ b,
                            long long *__restrict__ t, int n) {
   for (int k = 1; k < n; ++k)
     t[k] = t[k - 1] + a[k] + b[k];
+}
+__global__ void wide_cast(const int *__restrict__ a, const int *__restrict__ b,
+                          long long *__restrict__ t, int n) {
+  for (int k = 1; k < n; ++k)
+    t[k] = t[k - 1] + (long long)a[k] + b[k];
+}
+
+// A 32-bit field of a 64-bit type promotes to unsigned int: alone, the two
+// fields would add (and wrap) in 32 bits.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the terms 'p[k].lo' and 'q[k].lo' added on their own would be computed in 'unsigned int', not in the element's type 'unsigned long long'"
+struct packed_t {
+  unsigned long long lo : 32;
+  unsigned long long hi : 32;
+};
+__global__ void field_total(const packed_t *__restrict__ p,
+                            const packed_t *__restrict__ q,
+                            unsigned long long *__restrict__ t, int n) {
+  for (int k = 1; k < n; ++k)
+    t[k] = t[k - 1] + p[k].lo + q[k].lo;
+}
+
+// The scanned array under another name: y[k - 1] is the element the
+// previous iteration stored, which a group reads before it is stored.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'prev[k - 1]', an element of 'x' other than the one stored, which the group could read before or after another thread stores it"
+__global__ void renamed(int *__restrict__ x, const int *__restrict__ a, int n) {
+  const int *prev = x;
+  for (int k = 1; k < n; ++k)
+    x[k] = x[k - 1] + a[k] + prev[k - 1];
 }
 
 static float elapsed(cudaEvent_t a, cudaEvent_t b) {
@@ -495,6 +525,10 @@ int main() {
   cudaMalloc(&dll, 64 * sizeof(long long));
   cudaMemset(dll, 0, 64 * sizeof(long long));
   wide_total<<<1, 1>>>(dv, dv + 32, dll, 32);
+  wide_cast<<<1, 1>>>(dv, dv + 32, dll, 32);
+  field_total<<<1, 1>>>((const packed_t *)dll, (const packed_t *)(dll + 32),
+                        (unsigned long long *)dll, 1);
+  renamed<<<1, 1>>>(dv, dv + 32, 32);
 
   cudaError_t e = cudaDeviceSynchronize();
   ok = ok && e == cudaSuccess;
