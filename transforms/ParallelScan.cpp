@@ -58,22 +58,36 @@ std::string termAliasRefusal(const RewriteContext &Ctx, const KernelInfo &K,
     return true;
   };
   for (const AccessInfo &A : K.Accesses) {
-    if (!within(A.Span, S.Term) || A.Space == "local" || A.Space == "shared")
+    if (!within(A.Span, S.Term) || A.Space == "local" || A.Space == "shared" ||
+        A.Space == "constant")
       continue;
     // The scanned array under another name (`int *y = x;` ... `y[k - 1]`):
     // the model resolves the pointer to the same base. Only the element
     // being stored reads what the original read; any other is an earlier
     // or later result the group has not computed yet.
+    // The element being stored reads what the original read only where
+    // the term comes before the store (not in an exclusive scan, whose
+    // store comes first), as the same element (not a byte of it through a
+    // cast pointer), written on the same array (a pointer derived from a
+    // derived pointer may carry an offset the model drops).
     if (A.Base == Store->Base) {
-      if (!SameElement(A))
+      if (S.Exclusive || !SameElement(A) || !A.Direct || !Store->Direct ||
+          A.CanonicalElementType != Store->CanonicalElementType)
         return "the term reads '" + spanText(Ctx, A.Span) +
-               "', an element of '" + Store->Base +
-               "' other than the one stored, which the group could read "
-               "before or after another thread stores it";
+               "', an element of '" + Store->Base + "' " +
+               (S.Exclusive ? "that the iteration's store before it has written"
+                            : "other than the one stored, or through another "
+                              "pointer") +
+               ", which the group could read before or after another "
+               "thread stores it";
       continue;
     }
+    // The launches tell which arguments are distinct; they say nothing of
+    // a pointer that is not a parameter (a __device__ pointer variable).
+    bool Param = llvm::any_of(
+        K.Params, [&](const ParamInfo &P) { return P.Name == A.Base; });
     if (mayAlias(Ctx, K, A.Base, Store->Base,
-                 A.Space != "unknown" && Alias.empty()))
+                 Param && A.Space != "unknown" && Alias.empty()))
       return "the term reads '" + spanText(Ctx, A.Span) + "', and '" + A.Base +
              "' may point into '" + Store->Base + "'" +
              (Alias.empty() ? "" : " (" + Alias + ")") +

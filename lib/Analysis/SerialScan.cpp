@@ -221,6 +221,58 @@ std::string addsAloneIn(const LeadingAddend &A, QualType Total, StringRef What,
   return "";
 }
 
+/// A pointer the term reads through other than by a subscript or `*` on
+/// it (`__ldcg(prev + k - 1)`, a call given the pointer): the model records
+/// no access there, so nothing tells which elements it reads. "" when there
+/// is none but `__restrict__` parameters, which the original promises
+/// overlap no memory the kernel writes.
+std::string pointerReadOutsideAccess(const Stmt *S, bool AsBase = false) {
+  if (!S)
+    return "";
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (AsBase || !V || !V->getType()->isPointerType())
+      return "";
+    if (isa<ParmVarDecl>(V) && V->getType().isRestrictQualified())
+      return "";
+    return V->getNameAsString();
+  }
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(S)) {
+    if (std::string P = pointerReadOutsideAccess(A->getBase(), true);
+        !P.empty())
+      return P;
+    return pointerReadOutsideAccess(A->getIdx());
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->getOpcode() == UO_Deref)
+    return pointerReadOutsideAccess(U->getSubExpr(), true);
+  // The address a subscript or `*` reads: casts, parentheses and pointer
+  // arithmetic keep it the address (its integer side is a value).
+  if (AsBase) {
+    if (const auto *E = dyn_cast<Expr>(S);
+        E && (isa<CastExpr>(E) || isa<ParenExpr>(E)))
+      return pointerReadOutsideAccess(*S->child_begin(), true);
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAdditiveOp()) {
+      bool LeftIsPointer = B->getLHS()->getType()->isPointerType();
+      if (std::string P = pointerReadOutsideAccess(B->getLHS(), LeftIsPointer);
+          !P.empty())
+        return P;
+      return pointerReadOutsideAccess(B->getRHS(), !LeftIsPointer);
+    }
+  }
+  for (const Stmt *C : S->children())
+    if (std::string P = pointerReadOutsideAccess(C); !P.empty())
+      return P;
+  return "";
+}
+
+std::string pointerReadWhy(const std::string &Pointer) {
+  return "the term reads through '" + Pointer +
+         "' other than by a subscript or '*' (a call given the pointer), so "
+         "nothing tells whether it reads what the scan writes; declare it "
+         "a __restrict__ parameter if it never overlaps";
+}
+
 /// Whether R's ends are written in the file (not inside a macro), so that
 /// its text can be copied as it is.
 bool rangeAsIs(clang::SourceRange R) {
@@ -410,9 +462,12 @@ private:
         return Loop + "the term reads '" + Stray +
                "', which names the array the scan writes other than at the "
                "element it stores";
-      for (const Expr *T : Terms)
+      for (const Expr *T : Terms) {
         if (std::string Why = effects(T, Text); !Why.empty())
           return Loop + "the term has effects: " + Why;
+        if (std::string P = pointerReadOutsideAccess(T); !P.empty())
+          return Loop + pointerReadWhy(P);
+      }
       S.Form = "memory";
       S.Term = Text.span(Chain.Lead ? Chain.RestRange : Term->getSourceRange());
       S.Previous = Text.span(PrevElt->getSourceRange());
@@ -505,6 +560,8 @@ private:
                  "' reads the running total or the array the scan writes";
         if (std::string Why = effects(Term, Text); !Why.empty())
           return Loop + "the term has effects: " + Why;
+        if (std::string P = pointerReadOutsideAccess(Term); !P.empty())
+          return Loop + pointerReadWhy(P);
       }
       if (!stride(accessAt(Store), Counter))
         return Loop + "'" + Text.text(Store) +

@@ -276,11 +276,48 @@ __global__ void field_total(const packed_t *__restrict__ p,
 
 // The scanned array under another name: y[k - 1] is the element the
 // previous iteration stored, which a group reads before it is stored.
-// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'prev[k - 1]', an element of 'x' other than the one stored, which the group could read before or after another thread stores it"
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'prev[k - 1]', an element of 'x' other than the one stored, or through another pointer, which the group could read before or after another thread stores it"
 __global__ void renamed(int *__restrict__ x, const int *__restrict__ a, int n) {
   const int *prev = x;
   for (int k = 1; k < n; ++k)
     x[k] = x[k - 1] + a[k] + prev[k - 1];
+}
+
+// An exclusive scan that reads the element it has just stored: the
+// original adds the running total to itself.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'same[k]', an element of 'x' that the iteration's store before it has written, which the group could read before or after another thread stores it"
+__global__ void doubling(int *__restrict__ x, int n) {
+  const int *same = x;
+  int s = 1;
+  for (int k = 0; k < n; ++k) {
+    x[k] = s;
+    s += same[k];
+  }
+}
+
+// A byte of an earlier element, read through a cast pointer at the same
+// index.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads '((const unsigned char *)x)[k]', an element of 'x' other than the one stored, or through another pointer, which the group could read before or after another thread stores it"
+__global__ void punned(int *__restrict__ x, int n) {
+  for (int k = 1; k < n; ++k)
+    x[k] = x[k - 1] + ((const unsigned char *)x)[k];
+}
+
+// Read through a toolkit load given the pointer: no subscript says which
+// element.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads through 'prev' other than by a subscript or '*' (a call given the pointer), so nothing tells whether it reads what the scan writes; declare it a __restrict__ parameter if it never overlaps"
+__global__ void loaded(int *__restrict__ x, int n) {
+  const int *prev = x;
+  for (int k = 1; k < n; ++k)
+    x[k] = x[k - 1] + __ldcg(prev + k - 1);
+}
+
+// A __device__ pointer: the launches say nothing of where it points.
+// KNOBS-DAG: refused[{{[0-9]+}}].reason = "loop L0 at {{.*}}: the term reads 'table[k]', and 'table' may point into 'x', which the scan writes; pass --assume-no-alias if they never overlap"
+__device__ const int *table;
+__global__ void through_global(int *__restrict__ x, int n) {
+  for (int k = 1; k < n; ++k)
+    x[k] = x[k - 1] + table[k];
 }
 
 static float elapsed(cudaEvent_t a, cudaEvent_t b) {
@@ -529,6 +566,10 @@ int main() {
   field_total<<<1, 1>>>((const packed_t *)dll, (const packed_t *)(dll + 32),
                         (unsigned long long *)dll, 1);
   renamed<<<1, 1>>>(dv, dv + 32, 32);
+  doubling<<<1, 1>>>(dv, 1);
+  punned<<<1, 1>>>(dv, 1);
+  loaded<<<1, 1>>>(dv, 1);
+  through_global<<<1, 1>>>(dv, 1);
 
   cudaError_t e = cudaDeviceSynchronize();
   ok = ok && e == cudaSuccess;
