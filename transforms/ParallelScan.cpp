@@ -48,30 +48,20 @@ std::string termAliasRefusal(const RewriteContext &Ctx, const KernelInfo &K,
   if (!Store)
     return "the store '" + spanText(Ctx, S.Element) + "' is not modelled";
   std::string Alias = launchAliasingReason(K);
-  auto SameElement = [&](const AccessInfo &A) {
-    if (A.Indices.size() != Store->Indices.size())
-      return false;
-    for (size_t I = 0; I < A.Indices.size(); ++I)
-      if (!A.Indices[I].Affine || !Store->Indices[I].Affine ||
-          !(A.Indices[I].Form == Store->Indices[I].Form))
-        return false;
-    return true;
-  };
   for (const AccessInfo &A : K.Accesses) {
     if (!within(A.Span, S.Term) || A.Space == "local" || A.Space == "shared" ||
         A.Space == "constant")
       continue;
-    // The scanned array under another name (`int *y = x;` ... `y[k - 1]`):
-    // the model resolves the pointer to the same base. Only the element
-    // being stored reads what the original read; any other is an earlier
-    // or later result the group has not computed yet.
-    // The element being stored reads what the original read only where
-    // the term comes before the store (not in an exclusive scan, whose
-    // store comes first), as the same element (not a byte of it through a
-    // cast pointer), written on the same array (a pointer derived from a
-    // derived pointer may carry an offset the model drops).
+    // The scanned array, under its name or another (`int *y = x;` ...
+    // `y[k - 1]`: the model resolves the pointer to the same base). The element
+    // being stored reads what the original read only where the term comes
+    // before the store (not in an exclusive scan, whose store comes first), as
+    // the same element (not a byte of it through a cast pointer), written on
+    // the same array (a pointer derived from a derived pointer may carry an
+    // offset the model drops).
     if (A.Base == Store->Base) {
-      if (S.Exclusive || !SameElement(A) || !A.Direct || !Store->Direct ||
+      if (S.Exclusive || !sameElement(A, *Store) || !A.Direct ||
+          !Store->Direct ||
           A.CanonicalElementType != Store->CanonicalElementType)
         return "the term reads '" + spanText(Ctx, A.Span) +
                "', an element of '" + Store->Base + "' " +
